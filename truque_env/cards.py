@@ -62,7 +62,7 @@ def parse_card(token: str) -> int:
 def parse(text: str | list[str] | tuple[str, ...], count: int | None = None) -> list[int]:
     """Parse cards separated by spaces or commas into ids.
 
-    ``parse("11B 7E 3C") == [37, 26, 12]``. An unknown card or a duplicate raises
+    ``parse("11B 7E 3C") == [38, 26, 12]``. An unknown card or a duplicate raises
     ``ValueError`` naming the bad token; so does a wrong number of cards when ``count`` is given.
     """
     tokens = text.replace(",", " ").split() if isinstance(text, str) else [str(t) for t in text]
