@@ -56,9 +56,9 @@ def _in_truque(s, seat):
 
 
 @njit(cache=True)
-def _team_in_mano(s, team):
+def _team_in_truque(s, team):
     for seat in range(team, _n(s), 2):
-        if _in_mano(s, seat):
+        if _in_truque(s, seat):
             return True
     return False
 
@@ -899,7 +899,7 @@ def _step_play(s, p, a):
         return
     if a == A.BARAJA:
         s[L.FOLDED] |= _bit(p)
-        if not _team_in_mano(s, p % 2):
+        if not _team_in_truque(s, p % 2):  # nobody of his team left to play the bazas
             s[L.TRUQUE_OVER] = 1
             s[L.TRUQUE_WINNER] = 1 - p % 2
             _finish(s)

@@ -1,0 +1,36 @@
+"""Where numba caches the compiled kernels: a folder keyed by a digest of the kernel sources.
+
+numba's ``cache=True`` checks only the timestamp of the file that defines a function, not of
+the modules it calls: a kernel in ``batch.py`` (or in a test) would keep running stale code
+compiled from an older ``kernels.py``. Keying the whole cache folder by a digest of every
+numba source of the package makes any change to them start a fresh cache. Must run before
+any ``@njit`` function is defined (``truque_env/__init__.py`` imports it first).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+
+def _digest() -> str:
+    root = Path(__file__).parent
+    h = hashlib.sha1()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def configure() -> None:
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
+    base_dir = Path(base) if base else Path.home() / ".cache"
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        base_dir = base_dir / "truque_env" / "numba"
+    numba.config.CACHE_DIR = str(base_dir / _digest())
+
+
+configure()
