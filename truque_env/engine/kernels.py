@@ -119,11 +119,11 @@ def _reset_mano(s):
         L.BET_PARES_MASK, L.CHALLENGED, L.FLOR_SUNG, L.CARDS_UP, L.PARES_ST, L.PARES_STAKE,
         L.PARES_PREV, L.PARES_BLIND_ACC, L.PARES_VOID, L.TRUCO_ST, L.TRUCO_LEVEL, L.TRUCO_PREV,
         L.FLOR_ST, L.FLOR_ENV_ST, L.FLOR_STAKE, L.FLOR_PREV, L.FLOR_POS, L.FLOR_FROM_CANTE,
-        L.FE_POS, L.CANTE_DONE, L.EX_KIND, L.EX_POS, L.EX_BEST, L.EX_BLIND, L.SENA_LOG_N,
+        L.FE_POS, L.CANTE_DONE, L.CARDS_SEEN, L.FC_ANS, L.FC_DECLARED, L.RES_POS, L.RES_DONE, L.EX_KIND, L.EX_POS, L.EX_BEST, L.EX_BLIND, L.SENA_LOG_N,
     ):
         s[f] = 0
     for f in (L.TRUQUE_WINNER, L.PARES_RAISER, L.TRUCO_RAISER, L.FLOR_RAISER, L.FLOR_STARTER,
-              L.EX_TEAM, L.EX_RAISER, L.EX_BEST_SEAT):
+              L.EX_TEAM, L.EX_RAISER, L.EX_BEST_SEAT, L.FC_TEAM):
         s[f] = -1
     for i in range(L.MAX_PLAYERS):
         s[L.HAND_PLAYED + i] = 0
@@ -239,11 +239,37 @@ def _open_exchange(s, kind, raiser, blind, ret, best):
 
 @njit(cache=True)
 def _stake_field(kind):
-    if kind == L.EX_PARES:
+    if kind == L.EX_PARES or kind == L.EX_FALTA_CIEGAS:
         return L.PARES_ST
     if kind == L.EX_TRUCO:
         return L.TRUCO_ST
     return L.FLOR_ENV_ST
+
+
+@njit(cache=True)
+def _team_mask(s, team):
+    m = 0
+    for seat in range(team, _n(s), 2):
+        m |= _bit(seat)
+    return m
+
+
+@njit(cache=True)
+def _resolve_falta_ciegas(s):
+    """12.5-12.11: B accepted or not (largest answer), and sang its flores or not."""
+    b_team = 1 - s[L.FC_TEAM]
+    sung = (s[L.FLOR_SUNG] & _team_mask(s, b_team)) != 0
+    accepted = s[L.EX_BEST] == L.ANS_QUIERO
+    if accepted:
+        s[L.PARES_ST] = L.BET_ACCEPTED
+        s[L.FC_ANS] = L.FC_CON_FLOR_QUIERO if sung else L.FC_QUIERO
+    else:
+        s[L.PARES_ST] = L.BET_REFUSED
+        s[L.FC_ANS] = L.FC_CON_FLOR_NO_QUIERO if sung else L.FC_REFUSED
+    if s[L.FC_ANS] != L.FC_REFUSED:
+        s[L.FLOR_ST] = 2  # 12.3, 12.4: A's flores van cantadas; no flor is sung later
+        if sung:
+            s[L.PARES_VOID] = 1
 
 
 @njit(cache=True)
@@ -258,6 +284,8 @@ def _resolve_exchange(s):
             s[L.PARES_PREV] = s[L.PARES_STAKE]
             s[L.PARES_STAKE] = best - L.ANS_RAISE
             s[L.PARES_RAISER] = seat
+            if s[L.EX_BLIND] == 1 and s[L.PARES_STAKE] == L.FALTA_NOMINAL:
+                s[L.FC_TEAM] = seat % 2  # 7.7, 12.21: revoking a ciegas with la falta
         elif kind == L.EX_TRUCO:
             s[L.TRUCO_PREV] = s[L.TRUCO_LEVEL]
             s[L.TRUCO_LEVEL] = best - L.ANS_RAISE
@@ -273,7 +301,9 @@ def _resolve_exchange(s):
         if _ex_seek(s, 1):
             return
         best = L.ANS_QUIERO  # nobody left to answer: cannot happen while a team is in the mano
-    if best == L.ANS_LUEGO:
+    if kind == L.EX_FALTA_CIEGAS:
+        _resolve_falta_ciegas(s)
+    elif best == L.ANS_LUEGO:
         s[st] = L.BET_DEFERRED  # 7.2, 15.2
     elif best == L.ANS_NO_QUIERO:
         s[st] = L.BET_REFUSED
@@ -281,10 +311,16 @@ def _resolve_exchange(s):
             # 14.9: a refused challenge ends the truque for the raiser's team
             s[L.TRUQUE_OVER] = 1
             s[L.TRUQUE_WINNER] = s[L.TRUCO_RAISER] % 2
+        if kind == L.EX_PARES and s[L.FC_TEAM] >= 0:
+            s[L.FC_ANS] = L.FC_REFUSED
     else:
         s[st] = L.BET_ACCEPTED
         if kind == L.EX_PARES and s[L.EX_BLIND] == 1:
-            s[L.PARES_BLIND_ACC] = 1  # 7.4: querer a ciegas keeps the right to revoke
+            if s[L.FC_TEAM] >= 0:
+                s[L.FC_ANS] = L.FC_QUIERO_CIEGAS  # 12.12: every flor goes cantada
+                s[L.FLOR_ST] = 2
+            else:
+                s[L.PARES_BLIND_ACC] = 1  # 7.4: querer a ciegas keeps the right to revoke
     s[L.EX_KIND] = 0
     ret = s[L.EX_RETURN]
     if ret == L.RET_BLIND:
@@ -315,9 +351,11 @@ def _next_blind(s):
 def _start_close(s):
     """Close blind bets before any card (17.21: the envite first, then the truco)."""
     s[L.PHASE] = L.PH_CLOSE
+    s[L.CARDS_SEEN] = 1
     if s[L.PARES_ST] == L.BET_DEFERRED:
         s[L.PARES_ST] = L.BET_OPEN
-        _open_exchange(s, L.EX_PARES, s[L.PARES_RAISER], 0, L.RET_CLOSE, L.ANS_NONE)
+        kind = L.EX_FALTA_CIEGAS if s[L.FC_TEAM] >= 0 else L.EX_PARES
+        _open_exchange(s, kind, s[L.PARES_RAISER], 0, L.RET_CLOSE, L.ANS_NONE)
         return
     if s[L.PARES_BLIND_ACC] == 1:
         s[L.PARES_BLIND_ACC] = 0
@@ -658,9 +696,92 @@ def _score_truque(s):
 
 
 @njit(cache=True)
+def _flores_held(s, team):
+    """Mask of the players of ``team`` still in the mano who hold flor (flores van cantadas)."""
+    m = 0
+    for seat in range(team, _n(s), 2):
+        if _in_mano(s, seat) and _has_flor(s, seat):
+            m |= _bit(seat)
+    return m
+
+
+@njit(cache=True)
+def _popcount(m):
+    c = 0
+    while m:
+        c += m & 1
+        m >>= 1
+    return c
+
+
+@njit(cache=True)
+def _reservada_seek(s, start):
+    """12.13, 12.17: B players holding a reservada they did not sing, in order from mano."""
+    n = _n(s)
+    b_team = 1 - s[L.FC_TEAM]
+    for k in range(start, n):
+        seat = (s[L.MANO_SEAT] + k) % n
+        if (seat % 2 == b_team and _in_mano(s, seat) and _is_reservada(s, seat)
+                and _has(s[L.FLOR_SUNG], seat) == 0):
+            s[L.RES_POS] = k
+            s[L.TO_ACT] = seat
+            s[L.PHASE] = L.PH_RESERVADA
+            return True
+    return False
+
+
+@njit(cache=True)
+def _score_falta_ciegas(s):
+    """Art. 12 and 18.2 d, e, l-r (docs/engine.md, "La falta a ciegas")."""
+    a_team = s[L.FC_TEAM]
+    b_team = 1 - a_team
+    falta = s[L.FALTA]
+    ans = s[L.FC_ANS]
+    in_mano = _in_mano_mask(s)
+    fa = _flores_held(s, a_team)
+    if ans == L.FC_QUIERO_CIEGAS:
+        fb = _flores_held(s, b_team)
+    else:
+        fb = s[L.FLOR_SUNG] & _team_mask(s, b_team) & in_mano
+    na = _popcount(fa)
+    nb = _popcount(fb)
+    if ans == L.FC_CON_FLOR_NO_QUIERO:
+        nd = _popcount(s[L.FC_DECLARED] & in_mano)
+        if nd > 0:
+            s[L.CHINAS + 3 * a_team + L.SRC_FLORES] = 3 * nd + 1  # 18.2 l
+        else:
+            s[L.CHINAS + 3 * b_team + L.SRC_FLORES] = 3 * nb  # 18.2 n
+        return
+    if na + nb == 0:
+        # 18.2 d, e: the pares decide la falta
+        winner = _best_seat(s, L.PARES_VAL, in_mano)
+        s[L.CHINAS + 3 * (winner % 2) + L.SRC_PARES] = falta
+    elif nb == 0:
+        s[L.CHINAS + 3 * a_team + L.SRC_FLORES] = 3 * na  # 18.2 p, q
+    elif na == 0:
+        s[L.CHINAS + 3 * b_team + L.SRC_FLORES] = 3 * nb  # 18.2 o, q
+    else:
+        winner = _best_seat(s, L.FLOR_VAL, fa | fb)  # 18.2 m, r; 12.13
+        s[L.CHINAS + 3 * (winner % 2) + L.SRC_FLORES] = 3 * (na + nb) + falta
+
+
+@njit(cache=True)
 def _finish(s):
-    _score_pares(s)
-    _score_flores(s)
+    """The bazas are over: a last word for a reservada (12.13) if due, then the chinas."""
+    if (s[L.FC_ANS] == L.FC_QUIERO and s[L.RES_DONE] == 0
+            and _flores_held(s, s[L.FC_TEAM]) != 0 and _reservada_seek(s, 0)):
+        return
+    _close_mano(s)
+
+
+@njit(cache=True)
+def _close_mano(s):
+    fc = s[L.FC_ANS]
+    if fc == L.FC_NONE or fc == L.FC_REFUSED:
+        _score_pares(s)
+        _score_flores(s)
+    else:
+        _score_falta_ciegas(s)
     _score_truque(s)
     s[L.PHASE] = L.PH_DONE
     s[L.TO_ACT] = -1
@@ -748,20 +869,36 @@ def legal_mask(s, mask):
         return
     p = s[L.TO_ACT]
     # señas (ruling 3): free, while holding cards, after the deal
-    if ph != L.PH_BLIND and s[L.SENAS_MADE + p] < s[L.SENAS_LIMIT] and _in_mano(s, p) and _unplayed(s, p) > 0:
+    if s[L.CARDS_SEEN] and s[L.SENAS_MADE + p] < s[L.SENAS_LIMIT] and _in_mano(s, p) and _unplayed(s, p) > 0:
         for k in range(A.NUM_SENAS):
             mask[A.SENA_BASE + k] = 1
     if ph == L.PH_BLIND:
         mask[A.PASO] = 1
         if s[L.PARES_ST] == L.BET_NONE:
-            for k in range(A.MAX_PARES_N):
-                mask[A.PARES_BASE + k] = 1
+            _mark_open_envite(mask)  # with "envío la falta": la falta a ciegas (12.1)
         if s[L.TRUCO_ST] == L.BET_NONE:
             mask[A.TRUCO] = 1
     elif ph == L.PH_ANSWER:
         kind = s[L.EX_KIND]
         best = s[L.EX_BEST]
-        if best == L.ANS_NONE:
+        if kind == L.EX_FALTA_CIEGAS:
+            # 12.5-12.7 and ruling 4: accept or not, with or without singing one's flor
+            flor = _has_flor(s, p)
+            if best == L.ANS_NONE:
+                mask[A.NO_QUIERO] = 1
+                mask[A.QUIERO] = 1
+                if flor:
+                    mask[A.CON_FLOR_NO_QUIERO] = 1
+                    mask[A.CON_FLOR_QUIERO] = 1
+            else:
+                mask[A.PASO] = 1
+                if best < L.ANS_QUIERO:
+                    mask[A.QUIERO] = 1
+                    if flor:
+                        mask[A.CON_FLOR_NO_QUIERO] = 1
+                if flor:
+                    mask[A.CON_FLOR_QUIERO] = 1
+        elif best == L.ANS_NONE:
             if s[L.EX_BLIND] == 1:
                 mask[A.LUEGO] = 1
             mask[A.NO_QUIERO] = 1
@@ -790,10 +927,16 @@ def legal_mask(s, mask):
         for k in range(A.MAX_FLORES_N):
             mask[A.FLORES_BASE + k] = 1
         mask[A.FALTA] = 1
+    elif ph == L.PH_RESERVADA:
+        mask[A.PASO] = 1
+        mask[A.FLOR] = 1
     elif ph == L.PH_PLAY:
         b = s[L.BAZA]
         if b == 0 and s[L.FLOR_ST] == 0 and _flor_eligible(s, p):
             mask[A.FLOR] = 1
+        if (b == 0 and s[L.FC_ANS] == L.FC_CON_FLOR_NO_QUIERO and p % 2 == s[L.FC_TEAM]
+                and _has_flor(s, p) and _has(s[L.FC_DECLARED], p) == 0):
+            mask[A.DE_LA_MIA] = 1  # 12.8, 12.9: before playing his first card
         if _can_envite(s, p):
             _mark_open_envite(mask)
         if _completion_mode(s):
@@ -872,6 +1015,9 @@ def _play_card(s, p, card):
 @njit(cache=True)
 def _step_play(s, p, a):
     b = s[L.BAZA]
+    if a == A.DE_LA_MIA:
+        s[L.FC_DECLARED] |= _bit(p)  # 12.8; he still plays his turn
+        return
     if a == A.FLOR:
         _start_flor_round(s, p, 0)
         return
@@ -945,12 +1091,29 @@ def step_unchecked(s, a):
             s[L.TRUCO_PREV] = 0
             s[L.TRUCO_RAISER] = p
             _open_exchange(s, L.EX_TRUCO, p, 1, L.RET_BLIND, L.ANS_NONE)
-        else:  # 7.1: envite de pares a ciegas
+        else:  # 7.1: envite de pares a ciegas; 12.1: la falta a ciegas
+            if a == A.FALTA:
+                s[L.FC_TEAM] = p % 2
             s[L.PARES_ST] = L.BET_OPEN
             s[L.PARES_STAKE] = _pares_nominal(a)
             s[L.PARES_PREV] = 0
             s[L.PARES_RAISER] = p
             _open_exchange(s, L.EX_PARES, p, 1, L.RET_BLIND, L.ANS_NONE)
+    elif ph == L.PH_ANSWER and s[L.EX_KIND] == L.EX_FALTA_CIEGAS:
+        if a == A.CON_FLOR_QUIERO or a == A.CON_FLOR_NO_QUIERO:
+            s[L.FLOR_SUNG] |= _bit(p)  # 12.7: "con flor" sings his flor
+        if a == A.QUIERO or a == A.CON_FLOR_QUIERO:
+            s[L.EX_BEST] = L.ANS_QUIERO
+        elif a != A.PASO and s[L.EX_BEST] == L.ANS_NONE:
+            s[L.EX_BEST] = L.ANS_NO_QUIERO
+        if not _ex_seek(s, s[L.EX_POS] + 1):
+            _resolve_exchange(s)
+    elif ph == L.PH_RESERVADA:
+        if a == A.FLOR:
+            s[L.FLOR_SUNG] |= _bit(p)  # 12.13
+        if not _reservada_seek(s, s[L.RES_POS] + 1):
+            s[L.RES_DONE] = 1
+            _close_mano(s)
     elif ph == L.PH_ANSWER:
         if a != A.PASO:
             v = _answer_value(s, a)

@@ -25,7 +25,8 @@ PH_FLOR_ROUND = 4  # everybody says flor or paso (10.9, 10.17)
 PH_FLOR_ENVITE = 5  # the singers speak (Art. 11)
 PH_ANSWER = 6  # a team answers a bet (ruling 4)
 PH_DONE = 7
-PHASE_NAMES = ("blind", "close", "cante", "play", "flor_round", "flor_envite", "answer", "done")
+PH_RESERVADA = 8  # 12.13, 12.17: a reservada sung at the end against la falta a ciegas
+PHASE_NAMES = ("blind", "close", "cante", "play", "flor_round", "flor_envite", "answer", "done", "reservada")
 
 # --- bet states (pares, truco, flor envite) -----------------------------------------------
 BET_NONE = 0
@@ -38,11 +39,20 @@ BET_REFUSED = 4
 EX_PARES = 1
 EX_TRUCO = 2
 EX_FLORES = 3
+EX_FALTA_CIEGAS = 4  # the answer with cards to la falta a ciegas (12.5-12.7)
 ANS_NONE = 0
 ANS_LUEGO = 1
 ANS_NO_QUIERO = 2
 ANS_QUIERO = 3
 ANS_RAISE = 10  # a raise is ANS_RAISE + its nominal stake (pares, flores) or level (truco)
+
+# --- how la falta a ciegas was answered (Art. 12) -----------------------------------------
+FC_NONE = 0
+FC_REFUSED = 1  # "no quiero": an ordinary refused envite
+FC_QUIERO_CIEGAS = 2  # 12.12: querer a ciegas, every flor goes cantada
+FC_QUIERO = 3  # 12.5, 12.6: quiero with the pares
+FC_CON_FLOR_QUIERO = 4  # 12.7, 12.10
+FC_CON_FLOR_NO_QUIERO = 5  # 12.7, 12.8
 
 # --- where an exchange returns ------------------------------------------------------------
 RET_BLIND = 0
@@ -115,6 +125,12 @@ def _layout():
         ("FLOR_FROM_CANTE", 1),  # the flor round began in the cante
         ("FE_POS", 1),  # offset from mano in the envite de flores
         ("CANTE_DONE", 1),
+        ("CARDS_SEEN", 1),  # the blind round is over: players see their cards
+        ("FC_TEAM", 1),  # team that sent la falta a ciegas, -1 none (Art. 12)
+        ("FC_ANS", 1),
+        ("FC_DECLARED", 1),  # mask: "de la mía" (12.8)
+        ("RES_POS", 1),  # offset from mano in the RESERVADA phase
+        ("RES_DONE", 1),
         ("EX_KIND", 1),
         ("EX_TEAM", 1),  # answering team
         ("EX_RAISER", 1),  # seat the answering order starts after
