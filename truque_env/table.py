@@ -50,7 +50,8 @@ class LogEntry:
     note: str = ""
 
     def __str__(self) -> str:
-        return f"jugador {self.seat}: {self.action}" + (f" ({self.note})" if self.note else "")
+        who = f"jugador {self.seat}: " if self.seat >= 0 else "— "
+        return who + self.action + (f" ({self.note})" if self.note else "")
 
 
 class Table:
@@ -152,14 +153,22 @@ class Table:
             )
         seat = self.to_act
         n_senas = int(self.state[L.SENA_LOG_N])
+        bazas_before = self._bazas_decided()
         K.step_unchecked(self.state, a)
         note = ""
         if a >= A.SENA_BASE and int(self.state[L.SENA_LOG_N]) > n_senas:
             seen = int(self.state[L.SENA_LOG + n_senas]) >> 7
-            note = "la ven " + ", ".join(str(q) for q in range(self.n_players) if seen >> q & 1)
+            note = "la ven " + (", ".join(str(q) for q in range(self.n_players) if seen >> q & 1) or "nadie")
         self.log.append(LogEntry(seat, A.ACTION_NAMES[a], note))
+        for b in range(bazas_before, self._bazas_decided()):
+            team = int(self.state[L.BAZA_WIN_TEAM + b])
+            won = "parda" if team == L.BAZA_PARDA else f"la gana el equipo {team} (jugador {int(self.state[L.BAZA_WIN_SEAT + b])})"
+            self.log.append(LogEntry(-1, f"baza {b + 1}", won))
         if self.done:
             self.log.append(LogEntry(-1, "fin de la mano", self._result_note()))
+
+    def _bazas_decided(self) -> int:
+        return sum(int(self.state[L.BAZA_WIN_TEAM + b]) != L.BAZA_UNDECIDED for b in range(3))
 
     # -- results ----------------------------------------------------------------------------
     def result(self) -> dict:
