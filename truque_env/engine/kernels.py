@@ -818,14 +818,16 @@ def _mark_raises(s, mask, kind, above):
         for k in range(1, A.MAX_PARES_N + 1):
             if L.ANS_RAISE + 2 * k > above:
                 mask[A.PARES_BASE + k - 1] = 1
-        mask[A.FALTA] = 1
+        if above < L.ANS_RAISE + L.FALTA_NOMINAL:  # nothing above la falta
+            mask[A.FALTA] = 1
     elif kind == L.EX_FLORES:
         if s[L.FLOR_STAKE] == L.FALTA_NOMINAL:
             return
         for k in range(1, A.MAX_FLORES_N + 1):
             if L.ANS_RAISE + 3 * k > above:
                 mask[A.FLORES_BASE + k - 1] = 1
-        mask[A.FALTA] = 1
+        if above < L.ANS_RAISE + L.FALTA_NOMINAL:
+            mask[A.FALTA] = 1
     else:
         lvl = s[L.TRUCO_LEVEL]
         if lvl < 3 and L.ANS_RAISE + lvl + 1 > above:
