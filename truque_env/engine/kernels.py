@@ -752,17 +752,29 @@ def _score_falta_ciegas(s):
         else:
             s[L.CHINAS + 3 * b_team + L.SRC_FLORES] = 3 * nb  # 18.2 n
         return
-    if na + nb == 0:
-        # 18.2 d, e: the pares decide la falta
+    a_wins_flores = 3 * na
+    b_wins_flores = 3 * nb
+    by_pares = False
+    if ans == L.FC_CON_FLOR_QUIERO:
+        disputed = na > 0  # 18.2 m; without A's flor, 18.2 o (a flor was sung: no pares)
+        a_wins_flores = 0
+    elif ans == L.FC_QUIERO:
+        by_pares = na == 0  # 18.2 d
+        disputed = na > 0 and nb > 0  # 12.13: a reservada sung at the end
+        b_wins_flores = 0
+    else:  # querer a ciegas, 18.2 e, q, r
+        by_pares = na + nb == 0
+        disputed = na > 0 and nb > 0
+    if by_pares:
         winner = _best_seat(s, L.PARES_VAL, in_mano)
         s[L.CHINAS + 3 * (winner % 2) + L.SRC_PARES] = falta
-    elif nb == 0:
-        s[L.CHINAS + 3 * a_team + L.SRC_FLORES] = 3 * na  # 18.2 p, q
-    elif na == 0:
-        s[L.CHINAS + 3 * b_team + L.SRC_FLORES] = 3 * nb  # 18.2 o, q
-    else:
-        winner = _best_seat(s, L.FLOR_VAL, fa | fb)  # 18.2 m, r; 12.13
+    elif disputed:
+        winner = _best_seat(s, L.FLOR_VAL, fa | fb)
         s[L.CHINAS + 3 * (winner % 2) + L.SRC_FLORES] = 3 * (na + nb) + falta
+    elif na > 0 and a_wins_flores > 0:
+        s[L.CHINAS + 3 * a_team + L.SRC_FLORES] = a_wins_flores  # 18.2 p, q
+    else:
+        s[L.CHINAS + 3 * b_team + L.SRC_FLORES] = b_wins_flores  # 18.2 o, q
 
 
 @njit(cache=True)
