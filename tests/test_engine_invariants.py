@@ -94,7 +94,7 @@ def test_random_play_invariants_short(team_size):
 @pytest.mark.slow
 @pytest.mark.parametrize("team_size", [1, 2, 3, 4])
 def test_random_play_invariants_million_manos(team_size):
-    _run_invariants(team_size, 250_000, seed=100 + team_size)
+    _run_invariants(team_size, 1_000_000, seed=100 + team_size)
     _run_invariants(team_size, 10_000, seed=200 + team_size, senas=0)
 
 

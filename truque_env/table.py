@@ -30,8 +30,8 @@ def validate_config(variant, team_size, target, juegos, senas_per_mano, p_interc
         raise ValueError(f"unknown variant {variant!r}; implemented: {', '.join(VARIANTS)}")
     if not isinstance(team_size, (int, np.integer)) or not 1 <= team_size <= 4:
         raise ValueError(f"team_size must be 1..4 (Art. 3: tables of 2 to 8), got {team_size!r}")
-    if not isinstance(target, (int, np.integer)) or not 2 <= target <= 200:
-        raise ValueError(f"target must be an integer 2..200 chinas (ruling 1), got {target!r}")
+    if not isinstance(target, (int, np.integer)) or not 2 <= target <= 100:
+        raise ValueError(f"target must be an integer 2..100 chinas (ruling 1), got {target!r}")
     if not isinstance(juegos, (int, np.integer)) or juegos < 1 or juegos % 2 == 0:
         raise ValueError(f"juegos must be an odd number >= 1 (a partida is best of juegos), got {juegos!r}")
     max_senas = L.MAX_SENA_LOG // (2 * team_size)

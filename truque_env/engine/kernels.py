@@ -139,6 +139,8 @@ def _reset_mano(s):
         s[L.BAZA_WIN_SEAT + b] = -1
     for i in range(6):
         s[L.CHINAS + i] = 0
+    s[L.SCORED] = 0
+    s[L.SCORED + 1] = 0
     s[L.LAST_JUEGO_WINNER] = -1
 
 
@@ -799,9 +801,12 @@ def _close_mano(s):
     s[L.TO_ACT] = -1
     # 17.3: pares-flores count before truque; the first team to reach the target wins (ruling 1)
     winner = -1
+    s[L.SCORED] = 0
+    s[L.SCORED + 1] = 0
     for src in range(3):
         for team in range(2):
             s[L.SCORE + team] += s[L.CHINAS + 3 * team + src]
+            s[L.SCORED + team] += s[L.CHINAS + 3 * team + src]
             if winner < 0 and s[L.SCORE + team] >= s[L.TARGET]:
                 winner = team
         if winner >= 0:

@@ -150,7 +150,8 @@ def _layout():
         ("SENAS_MADE", MAX_PLAYERS),
         ("SENA_LOG_N", 1),
         ("SENA_LOG", MAX_SENA_LOG),  # seat | seña << 3 | seen-mask << 7
-        ("CHINAS", 6),  # team * 3 + source
+        ("CHINAS", 6),  # team * 3 + source: chinas won this mano
+        ("SCORED", 2),  # chinas each team actually added to its score this mano (ruling 1 cut)
     ]
     offsets = {}
     pos = 0

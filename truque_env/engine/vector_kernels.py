@@ -1,0 +1,100 @@
+"""Kernels of the vector environment: step, score, auto-reset and observe every table at once."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from truque_env.engine import actions as A
+from truque_env.engine import kernels as K
+from truque_env.engine import layout as L
+from truque_env.engine import observation as O
+from truque_env.engine.batch import new_partida
+from truque_env.engine.rng import splitmix_next
+
+EPISODE_MANO = 0
+EPISODE_JUEGO = 1
+EPISODE_PARTIDA = 2
+
+
+@njit(cache=True)
+def _new_mano(s, hist):
+    if s[L.PARTIDA_OVER]:
+        new_partida(s)
+    K.deal_random(s)
+    O.reset_history(hist)
+
+
+@njit(cache=True)
+def _emit(s, hist, obs, mask, i, seats, teams):
+    p = s[L.TO_ACT]
+    seats[i] = p
+    teams[i] = p % 2
+    O.observe(s, hist, p, obs[i])
+    K.legal_mask(s, mask[i])
+
+
+@njit(cache=True, parallel=True)
+def vec_reset(states, hists, obs, masks, seats, teams):
+    """Deal a fresh partida on every table (states already initialised) and observe."""
+    for i in prange(states.shape[0]):
+        new_partida(states[i])
+        _new_mano(states[i], hists[i])
+        _emit(states[i], hists[i], obs, masks, i, seats, teams)
+
+
+@njit(cache=True, parallel=True)
+def vec_step(states, hists, actions, episode, reward_scale, obs, masks, seats, teams, rewards,
+             terminated, errors):
+    """One decision on every table; see ``truque_env.vector.VectorEnv.step``.
+
+    ``rewards[i, seat]``: what each seat earned in this step (chinas of its team minus the
+    rival's, times ``reward_scale``); ``terminated[i]``: the episode ended and the table was
+    reset; ``errors[i]``: ``kernels.OK`` or the code of an illegal action (table unchanged).
+    """
+    for i in prange(states.shape[0]):
+        s = states[i]
+        hist = hists[i]
+        n = np.int64(s[L.N_PLAYERS])
+        for q in range(L.MAX_PLAYERS):
+            rewards[i, q] = 0.0
+        terminated[i] = False
+        err = O.step_recording(s, hist, actions[i])
+        errors[i] = err
+        if err != K.OK:
+            continue
+        if s[L.PHASE] == L.PH_DONE:
+            net = np.float32((s[L.SCORED] - s[L.SCORED + 1]) * reward_scale)
+            for q in range(n):
+                rewards[i, q] = net if q % 2 == 0 else -net
+            if episode == EPISODE_MANO:
+                end = True
+            elif episode == EPISODE_JUEGO:
+                end = s[L.LAST_JUEGO_WINNER] >= 0
+            else:
+                end = s[L.PARTIDA_OVER] == 1
+            if end:
+                terminated[i] = True
+                if episode != EPISODE_MANO:
+                    new_partida(s)
+            _new_mano(s, hist)
+        _emit(s, hist, obs, masks, i, seats, teams)
+
+
+@njit(cache=True, parallel=True)
+def sample_legal(masks, rng_states, out):
+    """A uniformly random legal action per table (a fast baseline policy for tests and benchmarks)."""
+    for i in prange(masks.shape[0]):
+        count = 0
+        for a in range(A.NUM_ACTIONS):
+            count += masks[i, a]
+        x, z = splitmix_next(np.uint64(rng_states[i]))
+        rng_states[i] = np.int64(x)
+        k = np.int64(z % np.uint64(max(count, 1)))
+        out[i] = -1
+        for a in range(A.NUM_ACTIONS):
+            if masks[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1

@@ -1,0 +1,134 @@
+"""``VectorEnv``: many tables stepped at once by the batched kernels; numpy in, numpy out.
+
+Every table always has exactly one player to act. ``reset()`` and ``step(actions)`` return,
+per table ``i``:
+
+=================  =====================  ====================================================
+name               shape, dtype           meaning
+=================  =====================  ====================================================
+``obs``            (N, OBS_SIZE) int8     what the player to act may know (the slices of
+                                          ``truque_env.engine.observation``)
+``mask``           (N, NUM_ACTIONS) uint8 his legal actions
+``seat``           (N,) int64             his seat; ``team = seat % 2``
+``team``           (N,) int64
+``rewards``        (N, 8) float32         what *every* seat earned in this step: its team's
+                                          chinas minus the rival team's (zero-sum), scored
+                                          when a mano ends; seats >= n are 0
+``terminated``     (N,) bool              the episode (a mano, a juego or a partida) ended in
+                                          this step; the table was reset and ``obs`` is
+                                          already the first decision of the next episode
+=================  =====================  ====================================================
+
+**Assigning rewards to trajectories.** Keep one trajectory per (table, seat). When seat ``q``
+decides at step ``t``, its reward for that decision is the sum of ``rewards[i, q]`` over the
+steps ``t, t+1, ...`` up to (not including) its next decision on that table, or up to the step
+whose ``terminated[i]`` is true, which also ends ``q``'s trajectory (every seat's trajectory
+ends when the table's episode does). ``RewardAccumulator`` below does this bookkeeping.
+
+An illegal action raises ``ValueError`` naming the table, the action and the legal ones;
+the tables are left as they were (all actions are checked before any table moves).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from truque_env.engine import actions as A
+from truque_env.engine import batch as B
+from truque_env.engine import layout as L
+from truque_env.engine import observation as O
+from truque_env.engine import vector_kernels as VK
+from truque_env.table import validate_config
+
+EPISODES = {"mano": VK.EPISODE_MANO, "juego": VK.EPISODE_JUEGO, "partida": VK.EPISODE_PARTIDA}
+
+
+class VectorEnv:
+    def __init__(self, num_envs: int, variant: str = "moteno", team_size: int = 3, target: int = 30,
+                 juegos: int = 3, episode: str = "juego", senas_per_mano: int = 1, p_intercept: float = 0.1,
+                 scale_rewards: bool = False, seed: int = 0):
+        permille = validate_config(variant, team_size, target, juegos, senas_per_mano, p_intercept)
+        if episode not in EPISODES:
+            raise ValueError(f"episode must be one of {sorted(EPISODES)}, got {episode!r}")
+        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        self.num_envs = int(num_envs)
+        self.variant, self.team_size, self.target, self.juegos = variant, team_size, target, juegos
+        self.episode = episode
+        self.n_players = 2 * team_size
+        self.reward_scale = 1.0 / target if scale_rewards else 1.0
+        self._permille, self._senas = permille, senas_per_mano
+        n = self.num_envs
+        self.states = np.zeros((n, L.STATE_SIZE), dtype=L.STATE_DTYPE)
+        self.hists = np.zeros((n, O.HISTORY_SIZE), dtype=np.int16)
+        self.obs = np.zeros((n, O.OBS_SIZE), dtype=np.int8)
+        self.mask = np.zeros((n, A.NUM_ACTIONS), dtype=np.uint8)
+        self.seat = np.zeros(n, dtype=np.int64)
+        self.team = np.zeros(n, dtype=np.int64)
+        self.rewards = np.zeros((n, L.MAX_PLAYERS), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self._errors = np.zeros(n, dtype=np.int64)
+        self._seed = seed
+
+    def reset(self, seed: int | None = None):
+        """Start a fresh partida on every table; table ``i`` is seeded with ``seed * num_envs + i``."""
+        if seed is not None:
+            self._seed = seed
+        seeds = np.arange(self.num_envs, dtype=np.int64) + np.int64(self._seed) * self.num_envs
+        B.init_tables(self.states, self.team_size, self.target, self.juegos, self._senas, self._permille, seeds)
+        VK.vec_reset(self.states, self.hists, self.obs, self.mask, self.seat, self.team)
+        self.rewards[:] = 0
+        self.terminated[:] = False
+        return self.obs, self.mask, self.seat, {"team": self.team}
+
+    def step(self, actions):
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be an integer array of shape ({self.num_envs},), got {actions.shape} {actions.dtype}")
+        actions = actions.astype(np.int64, copy=False)
+        ok = (actions >= 0) & (actions < A.NUM_ACTIONS)
+        ok[ok] = self.mask[np.flatnonzero(ok), actions[ok]] == 1
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            a = int(actions[i])
+            name = A.ACTION_NAMES[a] if 0 <= a < A.NUM_ACTIONS else repr(a)
+            legal = ", ".join(A.ACTION_NAMES[j] for j in np.flatnonzero(self.mask[i]))
+            raise ValueError(f"table {i}: illegal action {name} for seat {int(self.seat[i])}; legal: {legal}")
+        VK.vec_step(self.states, self.hists, actions, EPISODES[self.episode], self.reward_scale, self.obs,
+                    self.mask, self.seat, self.team, self.rewards, self.terminated, self._errors)
+        return self.obs, self.mask, self.seat, self.rewards, self.terminated, {"team": self.team}
+
+    def sample_actions(self, rng_states: np.ndarray) -> np.ndarray:
+        """Uniformly random legal actions (``rng_states``: int64 per table, advanced in place)."""
+        out = np.empty(self.num_envs, dtype=np.int64)
+        VK.sample_legal(self.mask, rng_states, out)
+        return out
+
+
+class RewardAccumulator:
+    """Per-(table, seat) reward bookkeeping for trainers (see the module docstring).
+
+    Call ``on_decision(seat)`` with the seats about to act (before ``step``), then
+    ``on_step(rewards, terminated)`` with what ``step`` returned. ``pending[i, q]`` holds what
+    seat ``q`` of table ``i`` earned since its last decision; ``take(i, q)`` returns it and clears it.
+    """
+
+    def __init__(self, num_envs: int):
+        self.pending = np.zeros((num_envs, L.MAX_PLAYERS), dtype=np.float64)
+        self.last_decision = np.full((num_envs, L.MAX_PLAYERS), -1, dtype=np.int64)
+        self.t = 0
+
+    def on_step(self, rewards: np.ndarray, terminated: np.ndarray) -> np.ndarray:
+        """Add this step's rewards; returns, for terminated tables, the final pending rewards."""
+        self.pending += rewards
+        final = np.where(terminated[:, None], self.pending, 0.0)
+        self.pending[terminated] = 0.0
+        self.t += 1
+        return final
+
+    def take(self, seats: np.ndarray) -> np.ndarray:
+        """Rewards since the last decision of each table's acting seat (cleared)."""
+        idx = np.arange(seats.shape[0])
+        out = self.pending[idx, seats].copy()
+        self.pending[idx, seats] = 0.0
+        return out
