@@ -77,7 +77,7 @@ def bench_python_loop(team_size, num_tables, decisions, repeats):
             # a uniform legal action per table: argmax of random keys on the legal entries
             keys = rng.random(masks.shape, dtype=np.float32) * masks
             actions[:] = keys.argmax(axis=1)
-            B.step_tables(states, actions, errors)
+            B.step_tables(states, actions, masks, errors)
         return manos
 
     deal[:] = True

@@ -146,7 +146,7 @@ def test_batched_kernels_match_single_table():
             if not t.done:
                 actions[i] = legal[rng.integers(len(legal))]
                 t.act(int(actions[i]))
-        B.step_tables(states, actions, errors)
+        B.step_tables(states, actions, masks, errors)
         for i, t in enumerate(tables):
             assert np.array_equal(states[i], t.state)
             assert errors[i] == (K.OK if actions[i] >= 0 else K.ERR_DONE)

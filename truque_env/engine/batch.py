@@ -43,10 +43,23 @@ def legal_masks(states, masks):
 
 
 @njit(cache=True, parallel=True)
-def step_tables(states, actions, errors):
-    """Step every table with its action; ``errors[i]`` gets K.OK or an error code."""
+def step_tables(states, actions, masks, errors):
+    """Step every table with its action; ``errors[i]`` gets K.OK or an error code (table unchanged).
+
+    ``masks`` is scratch space (it ends holding the legal masks the actions were checked against).
+    """
     for i in prange(states.shape[0]):
-        errors[i] = K.step(states[i], actions[i])
+        s = states[i]
+        a = actions[i]
+        if s[L.PHASE] == L.PH_DONE:
+            errors[i] = K.ERR_DONE
+            continue
+        K.legal_mask(s, masks[i])
+        if a < 0 or a >= A.NUM_ACTIONS or masks[i, a] == 0:
+            errors[i] = K.ERR_ILLEGAL
+            continue
+        K.step_unchecked(s, a)
+        errors[i] = K.OK
 
 
 @njit(cache=True)

@@ -59,10 +59,14 @@ def vec_step(states, hists, actions, episode, reward_scale, obs, masks, seats, t
         for q in range(L.MAX_PLAYERS):
             rewards[i, q] = 0.0
         terminated[i] = False
-        err = O.step_recording(s, hist, actions[i])
-        errors[i] = err
-        if err != K.OK:
+        a = actions[i]
+        # masks[i] is the legal mask of this state, written by the last _emit (no allocation)
+        if a < 0 or a >= A.NUM_ACTIONS or masks[i, a] == 0:
+            errors[i] = K.ERR_ILLEGAL
             continue
+        errors[i] = K.OK
+        O.record(s, hist, a)
+        K.step_unchecked(s, a)
         if s[L.PHASE] == L.PH_DONE:
             net = np.float32((s[L.SCORED] - s[L.SCORED + 1]) * reward_scale)
             for q in range(n):
