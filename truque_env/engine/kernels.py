@@ -1165,3 +1165,22 @@ def step_unchecked(s, a):
             _open_exchange(s, L.EX_FLORES, p, 0, L.RET_FLOR_ENVITE, L.ANS_NONE)
     else:
         _step_play(s, p, a)
+
+
+# ------------------------------------------------------------------------------------------
+# queries
+
+
+@njit(cache=True)
+def to_act(s):
+    """Seat of the player to act, -1 when the mano is over."""
+    return s[L.TO_ACT]
+
+
+@njit(cache=True)
+def mano_result(s, out):
+    """Chinas won this mano: ``out[team, source]`` (sources pares, flores, truque); True when over."""
+    for team in range(2):
+        for src in range(3):
+            out[team, src] = s[L.CHINAS + 3 * team + src]
+    return s[L.PHASE] == L.PH_DONE
