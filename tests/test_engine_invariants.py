@@ -211,3 +211,18 @@ def test_illegal_action_names_the_legal_ones_and_keeps_state():
 
 def test_state_fits_in_512_bytes():
     assert L.STATE_BYTES <= 512
+
+
+def test_query_kernels_agree_with_the_table():
+    t = Table(team_size=2, seed=4)
+    t.deal()
+    rng = np.random.default_rng(4)
+    out = np.zeros((2, 3), dtype=np.int64)
+    while not t.done:
+        assert K.to_act(t.state) == t.to_act
+        assert not K.mano_result(t.state, out)
+        legal = t.legal_ids()
+        t.act(legal[rng.integers(len(legal))])
+    assert K.to_act(t.state) == -1
+    assert K.mano_result(t.state, out)
+    assert {src: (int(out[0, i]), int(out[1, i])) for i, src in enumerate(("pares", "flores", "truque"))} == t.result()
