@@ -167,3 +167,25 @@ def test_vector_env_illegal_action_is_a_clear_error_and_changes_nothing():
         env.step(actions[:3])
     with pytest.raises(ValueError, match="episode"):
         VectorEnv(4, episode="set")
+
+
+def test_duplicate_deals_repeat_whatever_is_played():
+    """Tables with one deal seed get the same hands mano after mano, even when play differs."""
+    env = VectorEnv(4, team_size=2, episode="juego", seed=0)
+    env.reset(table_seeds=[7, 7, 8, 8], deal_seeds=[100, 100, 100, 200])
+    hands = {i: [] for i in range(4)}
+    rng = np.arange(4, dtype=np.int64) * 31 + 1  # different random play on every table
+    for _ in range(400):
+        for i in range(4):
+            if int(env.states[i, L.MANO_COUNT]) > len(hands[i]) - 1:
+                hands[i].append(tuple(env.states[i, L.HAND : L.HAND + 12]))
+        env.step(env.sample_actions(rng))
+    k = min(len(hands[0]), len(hands[1]), len(hands[2]))
+    assert k >= 5
+    assert hands[0][:k] == hands[1][:k]  # same deal seed, same table seed
+    # same deal seed, another first dealer: the same deck, dealt from another seat
+    def by_seat(h):
+        return sorted(tuple(sorted(h[3 * q : 3 * q + 3])) for q in range(4))
+
+    assert [by_seat(h) for h in hands[0][:k]] == [by_seat(h) for h in hands[2][:k]]
+    assert hands[0][:k] != hands[3][:k]

@@ -70,12 +70,28 @@ class VectorEnv:
         self._errors = np.zeros(n, dtype=np.int64)
         self._seed = seed
 
-    def reset(self, seed: int | None = None):
-        """Start a fresh partida on every table; table ``i`` is seeded with ``seed * num_envs + i``."""
+    def reset(self, seed: int | None = None, table_seeds=None, deal_seeds=None):
+        """Start a fresh partida on every table.
+
+        Table ``i`` is seeded with ``seed * num_envs + i``, or with ``table_seeds[i]``. With
+        ``deal_seeds``, table ``i`` deals its k-th mano from ``deal_seeds[i]`` and k only
+        (docs/engine.md, "Duplicate deals"): tables sharing a deal seed and a table seed get the
+        same deals and the same first dealer, whatever is played.
+        """
         if seed is not None:
             self._seed = seed
-        seeds = np.arange(self.num_envs, dtype=np.int64) + np.int64(self._seed) * self.num_envs
+        if table_seeds is None:
+            seeds = np.arange(self.num_envs, dtype=np.int64) + np.int64(self._seed) * self.num_envs
+        else:
+            seeds = np.asarray(table_seeds, dtype=np.int64)
+            if seeds.shape != (self.num_envs,):
+                raise ValueError(f"table_seeds must have shape ({self.num_envs},), got {seeds.shape}")
         B.init_tables(self.states, self.team_size, self.target, self.juegos, self._senas, self._permille, seeds)
+        if deal_seeds is not None:
+            deal_seeds = np.asarray(deal_seeds, dtype=np.int64)
+            if deal_seeds.shape != (self.num_envs,):
+                raise ValueError(f"deal_seeds must have shape ({self.num_envs},), got {deal_seeds.shape}")
+            B.set_deal_streams(self.states, deal_seeds)
         VK.vec_reset(self.states, self.hists, self.obs, self.mask, self.seat, self.team)
         self.rewards[:] = 0
         self.terminated[:] = False

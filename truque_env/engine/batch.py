@@ -137,3 +137,10 @@ def deal_where(states, flags):
             if states[i, L.PARTIDA_OVER]:
                 new_partida(states[i])
             K.deal_random(states[i])
+
+
+@njit(cache=True, parallel=True)
+def set_deal_streams(states, deal_seeds):
+    """Make table i deal from ``deal_seeds[i]`` and its mano count (duplicate deals)."""
+    for i in prange(states.shape[0]):
+        K.set_deal_stream(states[i], deal_seeds[i])

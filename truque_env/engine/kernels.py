@@ -12,7 +12,7 @@ from numba import njit
 
 from truque_env.engine import actions as A
 from truque_env.engine import layout as L
-from truque_env.engine.rng import draw, rng_set
+from truque_env.engine.rng import draw, rng_set, splitmix_next
 from truque_env.rules.moteno import TRUQUE_POWER, flor_value_nb, is_reservada_nb, pares_value_nb
 
 # step() return codes
@@ -108,6 +108,16 @@ def init_table(s, team_size, target, juegos, senas_limit, p_intercept_permille, 
 
 
 @njit(cache=True)
+def set_deal_stream(s, deal_seed):
+    """Deal from ``deal_seed`` and the mano count from now on (for duplicate deals)."""
+    s[L.DEAL_STREAM] = 1
+    x = np.uint64(deal_seed)
+    for w in range(4):
+        v = np.int64((x >> np.uint64(16 * w)) & np.uint64(0xFFFF))
+        s[L.DEAL_SEED + w] = v - 65536 if v >= 32768 else v
+
+
+@njit(cache=True)
 def _reset_mano(s):
     n = _n(s)
     s[L.MANO_SEAT] = (s[L.DEALER] + 1) % n  # mano: right of the dealer, who is postre (4.23)
@@ -173,11 +183,24 @@ def deal_random(s):
     """Start a mano with a uniform shuffle from the table's generator (4.11, ruling 6)."""
     _reset_mano(s)
     deck = np.arange(40)
-    for i in range(39, 0, -1):
-        j = draw(s, i + 1)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+    if s[L.DEAL_STREAM] == 1:
+        # duplicate deals: the n-th mano's deal depends only on DEAL_SEED and n
+        x = np.uint64(0)
+        for w in range(4):
+            x |= np.uint64(np.int64(s[L.DEAL_SEED + w]) & 0xFFFF) << np.uint64(16 * w)
+        x ^= np.uint64(np.int64(s[L.MANO_COUNT]) & 0xFFFF) * np.uint64(0xD1B54A32D192ED03)
+        for i in range(39, 0, -1):
+            x, z = splitmix_next(x)
+            j = np.int64(z % np.uint64(i + 1))
+            t = deck[i]
+            deck[i] = deck[j]
+            deck[j] = t
+    else:
+        for i in range(39, 0, -1):
+            j = draw(s, i + 1)
+            t = deck[i]
+            deck[i] = deck[j]
+            deck[j] = t
     n = _n(s)
     for k in range(3 * n):
         seat = (s[L.MANO_SEAT] + k) % n

@@ -87,6 +87,8 @@ def _layout():
         ("LAST_JUEGO_WINNER", 1),  # team that won a juego with the last mano, else -1
         ("MANO_COUNT", 1),
         ("RNG", 4),  # splitmix64 state, four 16-bit words, low first
+        ("DEAL_STREAM", 1),  # 1: deals come from DEAL_SEED and the mano count, not from RNG
+        ("DEAL_SEED", 4),  # so two tables with one DEAL_SEED get the same deals (duplicate play)
         # the mano
         ("PHASE", 1),
         ("TO_ACT", 1),
