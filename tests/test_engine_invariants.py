@@ -226,3 +226,35 @@ def test_query_kernels_agree_with_the_table():
     assert K.to_act(t.state) == -1
     assert K.mano_result(t.state, out)
     assert {src: (int(out[0, i]), int(out[1, i])) for i, src in enumerate(("pares", "flores", "truque"))} == t.result()
+
+
+@njit(cache=True)
+def _longest_mano(s, n_manos, seed):
+    mask = np.zeros(A.NUM_ACTIONS, dtype=np.uint8)
+    x = np.uint64(seed)
+    longest = 0
+    most_chinas = 0
+    for _ in range(n_manos):
+        if s[L.PARTIDA_OVER]:
+            B.new_partida(s)
+        K.deal_random(s)
+        steps = 0
+        while s[L.PHASE] != L.PH_DONE:
+            K.legal_mask(s, mask)
+            x, a = B._pick_uniform(mask, x)
+            K.step_unchecked(s, a)
+            steps += 1
+        longest = max(longest, steps)
+        for team in range(2):
+            most_chinas = max(most_chinas, s[L.CHINAS + 3 * team] + s[L.CHINAS + 3 * team + 1] + s[L.CHINAS + 3 * team + 2])
+    return longest, most_chinas
+
+
+@pytest.mark.parametrize("team_size", [1, 2, 3, 4])
+def test_metadata_bounds_hold_under_random_play(team_size):
+    from truque_env.engine import metadata as M
+
+    t = Table(team_size=team_size, seed=9, senas_per_mano=2)
+    longest, most = _longest_mano(t.state, 5000, 9)
+    assert 0 < longest <= M.max_decisions_per_mano(team_size, 2)
+    assert most <= M.max_chinas_per_mano(team_size, 30)
