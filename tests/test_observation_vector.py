@@ -189,3 +189,17 @@ def test_duplicate_deals_repeat_whatever_is_played():
 
     assert [by_seat(h) for h in hands[0][:k]] == [by_seat(h) for h in hands[2][:k]]
     assert hands[0][:k] != hands[3][:k]
+
+
+def test_cante_values_are_public():
+    """8.2: each player sings his pares aloud in the cante; everybody observes the values."""
+    t = Table(team_size=1, seed=0)
+    hist = np.zeros(O.HISTORY_SIZE, dtype=np.int16)
+    t.deal(hands=["11B 7E 3C", "1E 2O 4C"], dealer=1, scores=(29, 10))  # team 0 al cantar
+    assert t.phase == "cante"
+    for _ in range(2):
+        a = A.action_id("canto pares")
+        O.step_recording(t.state, hist, a)
+    cante = O.split(_observe(t, hist, 1))["cante"]
+    assert cante[1] == 38  # seat 0 is relative seat 1 for seat 1: el perro + 7 = 38
+    assert cante[0] == 4  # his own: 1E 2O 4C, three suits, the highest is 4

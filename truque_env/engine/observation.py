@@ -43,6 +43,8 @@ exchange           20          kind one-hot 5 (none, pares, truco, flores, falta
 senas_seen         8 x 11      count of each seña made by relative seat r that I saw (my own,
                                my partners', and the rivals' I intercepted)
 senas_left         1           señas I may still make this mano
+cante              8           the valor de pares relative seat r declared in the cante (8.2;
+                               sung aloud, so public), 0 if he did not sing pares
 bets_by_seat       8 x 16      per relative seat, how often he said each of the 14 words
                                (paso .. de la mía) this mano, his highest pares stake said,
                                his highest flores stake said
@@ -56,7 +58,7 @@ history            32 x 2      the last 32 public words this mano, oldest first:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from truque_env.engine import actions as A
 from truque_env.engine import kernels as K
@@ -88,6 +90,7 @@ SLICES_SPEC = (
     ("exchange", (20,)),
     ("senas_seen", (8, 11)),
     ("senas_left", (1,)),
+    ("cante", (8,)),
     ("bets_by_seat", (8, 16)),
     ("history", (HISTORY_IN_OBS, 2)),
 )
@@ -124,6 +127,7 @@ O_FC = SLICES["falta_ciegas"][0]
 O_EXCHANGE = SLICES["exchange"][0]
 O_SENAS = SLICES["senas_seen"][0]
 O_SENAS_LEFT = SLICES["senas_left"][0]
+O_CANTE = SLICES["cante"][0]
 O_BETS = SLICES["bets_by_seat"][0]
 O_HISTORY = SLICES["history"][0]
 
@@ -322,6 +326,8 @@ def observe(s, hist, me, out):
         seat = e >> 8
         a = e & 0x7F
         r = _rel(s, seat, me)
+        if a == A.CANTO_PARES:
+            out[O_CANTE + r] = s[L.PARES_VAL + seat]  # 8.5: the engine declares the true value
         if a < NUM_WORDS:
             out[O_BETS + r * 16 + a] += 1
         elif a < A.FLORES_BASE:  # envío N pares
@@ -337,3 +343,37 @@ def observe(s, hist, me, out):
         e = hist[1 + i % MAX_HISTORY]
         out[O_HISTORY + 2 * j] = _rel(s, e >> 8, me) + 1
         out[O_HISTORY + 2 * j + 1] = (e & 0x7F) + 1
+
+
+HIDDEN_SIZE = 8 * 40
+
+
+@njit(cache=True)
+def observe_hidden(s, me, out):
+    """Every dealt hand by relative seat (8 x 40): the extra input of a centralised critic.
+
+    Training only (MAPPO, PerfectDou): a policy must never see it.
+    """
+    out[:] = 0
+    n = np.int64(s[L.N_PLAYERS])
+    for seat in range(n):
+        r = _rel(s, seat, me)
+        for k in range(3):
+            c = s[L.HAND + 3 * seat + k]
+            if c >= 0:
+                out[r * 40 + c] = 1
+
+
+@njit(cache=True, parallel=True)
+def observe_seats(states, hists, seats, obs, hidden):
+    """Observation and hidden hands of ``seats[i]`` at table i, for every table."""
+    for i in prange(states.shape[0]):
+        observe(states[i], hists[i], seats[i], obs[i])
+        observe_hidden(states[i], seats[i], hidden[i])
+
+
+@njit(cache=True, parallel=True)
+def observe_hidden_seats(states, seats, hidden):
+    """Hidden hands of ``seats[i]`` at table i, for every table (the critic's extra input)."""
+    for i in prange(states.shape[0]):
+        observe_hidden(states[i], seats[i], hidden[i])
