@@ -10,8 +10,9 @@ Start with :class:`truque_env.Table` (scripted play, one table), the action cata
 from truque_env import _jit_cache  # noqa: F401  (first: sets the numba cache folder)
 from truque_env.cards import card_str, parse  # noqa: I001
 from truque_env.table import Table
+from truque_env.vector import VectorEnv
 
-__all__ = ["Table", "parse", "card_str", "env", "raw_env", "make_gym"]
+__all__ = ["Table", "VectorEnv", "parse", "card_str", "env", "raw_env", "make_gym"]
 __version__ = "0.1.0"
 
 # the environments import PettingZoo / Gymnasium (~0.3 s): loaded on first use
