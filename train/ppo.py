@@ -348,10 +348,11 @@ def train(cfg: PPOConfig) -> RunState:
             r = returns.reshape(-1)[sel]
             ret_mean = 0.99 * ret_mean + 0.01 * float(r.mean())
             ret_var = 0.99 * ret_var + 0.01 * float(r.var() + 1e-8)
-        flat = lambda x: x.reshape((batch,) + tuple(x.shape[2:]))[torch.from_numpy(np.flatnonzero(sel))]  # noqa: E731
-        f_obs, f_hidden, f_mask, f_action, f_logp = map(flat, (b_obs, b_hidden, b_mask, b_action, b_logp))
-        f_adv = flat(torch.from_numpy(adv))
-        f_ret = flat(torch.from_numpy(returns))
+        keep = torch.from_numpy(np.flatnonzero(sel))  # the learner's decisions only
+        f_obs, f_hidden, f_mask, f_action, f_logp, f_adv, f_ret = (
+            x.reshape((batch,) + tuple(x.shape[2:]))[keep]
+            for x in (b_obs, b_hidden, b_mask, b_action, b_logp, torch.from_numpy(adv), torch.from_numpy(returns))
+        )
         if cfg.norm_values:
             f_ret = (f_ret - ret_mean) / np.sqrt(ret_var)
 
@@ -413,7 +414,13 @@ class _progress:
         return super().__new__(cls)
 
     def __init__(self, cfg, total, done):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
 
         self.bar = Progress(TextColumn("ppo"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                             TextColumn("{task.fields[info]}"))

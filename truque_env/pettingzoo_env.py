@@ -146,6 +146,7 @@ from truque_env.engine import actions as A
 from truque_env.engine import kernels as K
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O
+from truque_env.engine import vector_kernels as VK
 from truque_env.engine.batch import new_partida
 from truque_env.render import render_state
 from truque_env.table import validate_config
@@ -266,10 +267,7 @@ class raw_env(AECEnv, EzPickle):
         self.agent_selection = self._agent_to_act()
 
     def _new_mano(self) -> None:
-        if self.state[L.PARTIDA_OVER]:
-            new_partida(self.state)
-        K.deal_random(self.state)
-        O.reset_history(self.hist)
+        VK.next_mano(self.state, self.hist)  # the same kernel as VectorEnv's auto-reset
 
     def _agent_to_act(self) -> str:
         return self.possible_agents[int(self.state[L.TO_ACT])]

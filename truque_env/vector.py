@@ -97,6 +97,23 @@ class VectorEnv:
         self.terminated[:] = False
         return self.obs, self.mask, self.seat, {"team": self.team}
 
+    def reset_tables(self, idx, table_seeds, deal_seeds=None) -> None:
+        """Start a fresh partida on the tables ``idx`` only (the others go on), seeded like ``reset``.
+
+        ``deal_seeds``: duplicate deals for those tables (docs/engine.md); ``None``: none.
+        """
+        idx = np.asarray(idx, dtype=np.int64)
+        table_seeds = np.asarray(table_seeds, dtype=np.int64)
+        deal_seeds = np.full(idx.shape, -1, dtype=np.int64) if deal_seeds is None else np.asarray(deal_seeds, dtype=np.int64)
+        if not (idx.shape == table_seeds.shape == deal_seeds.shape) or idx.ndim != 1:
+            raise ValueError("idx, table_seeds and deal_seeds must be 1-D and of one length")
+        if idx.size and (idx.min() < 0 or idx.max() >= self.num_envs):
+            raise ValueError(f"table indices must be in 0..{self.num_envs - 1}")
+        VK.reset_tables(self.states, self.hists, self.obs, self.mask, self.seat, self.team, idx, self.team_size,
+                        self.target, self.juegos, self._senas, self._permille, table_seeds, deal_seeds)
+        self.rewards[idx] = 0
+        self.terminated[idx] = False
+
     def step(self, actions):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):

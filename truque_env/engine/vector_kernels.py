@@ -18,7 +18,8 @@ EPISODE_PARTIDA = 2
 
 
 @njit(cache=True)
-def _new_mano(s, hist):
+def next_mano(s, hist):
+    """Deal the next mano (a new partida first when the last one is over); clear the history."""
     if s[L.PARTIDA_OVER]:
         new_partida(s)
     K.deal_random(s)
@@ -39,8 +40,23 @@ def vec_reset(states, hists, obs, masks, seats, teams):
     """Deal a fresh partida on every table (states already initialised) and observe."""
     for i in prange(states.shape[0]):
         new_partida(states[i])
-        _new_mano(states[i], hists[i])
+        next_mano(states[i], hists[i])
         _emit(states[i], hists[i], obs, masks, i, seats, teams)
+
+
+@njit(cache=True)
+def reset_tables(states, hists, obs, masks, seats, teams, idx, team_size, target, juegos, senas,
+                 permille, table_seeds, deal_seeds):
+    """A fresh partida on the tables ``idx`` only, seeded; ``deal_seeds[j] < 0``: no deal stream."""
+    for j in range(idx.shape[0]):
+        i = idx[j]
+        s = states[i]
+        K.init_table(s, team_size, target, juegos, senas, permille, table_seeds[j])
+        if deal_seeds[j] >= 0:
+            K.set_deal_stream(s, deal_seeds[j])
+        new_partida(s)
+        next_mano(s, hists[i])
+        _emit(s, hists[i], obs, masks, i, seats, teams)
 
 
 @njit(cache=True, parallel=True)
@@ -81,7 +97,7 @@ def vec_step(states, hists, actions, episode, reward_scale, obs, masks, seats, t
                 terminated[i] = True
                 if episode != EPISODE_MANO:
                     new_partida(s)
-            _new_mano(s, hist)
+            next_mano(s, hist)
         _emit(s, hist, obs, masks, i, seats, teams)
 
 

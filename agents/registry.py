@@ -1,0 +1,56 @@
+"""Policies by name: ``load_policy("random", seed=0)``; used by the console (``truque evaluate``).
+
+Known names: ``random`` (``agents.base.RandomPolicy``) and ``heuristic`` (``agents.heuristic``,
+imported only when asked for). A path to a checkpoint file will load a learned policy once a
+trainer writes checkpoints; for now it raises a clear error.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from agents.base import RandomPolicy
+
+
+def _random(seed: int):
+    return RandomPolicy(seed)
+
+
+def _heuristic(seed: int):
+    try:
+        mod = importlib.import_module("agents.heuristic")
+    except ModuleNotFoundError as e:
+        if e.name in ("agents.heuristic",):
+            raise ValueError("policy 'heuristic' is not available: agents/heuristic.py is missing") from e
+        raise
+    if hasattr(mod, "make_policy"):
+        return mod.make_policy(seed=seed)
+    cls = getattr(mod, "HeuristicPolicy", None)
+    if cls is None:
+        raise ValueError("agents.heuristic defines neither make_policy(seed=) nor HeuristicPolicy")
+    try:
+        return cls(seed=seed)
+    except TypeError:  # a deterministic bot without a generator
+        return cls()
+
+
+POLICIES = {"random": _random, "heuristic": _heuristic}
+
+
+def known_policies() -> list[str]:
+    return sorted(POLICIES)
+
+
+def load_policy(name_or_path: str, seed: int = 0):
+    """A fresh policy by registry name (seeded with ``seed``), or from a checkpoint path."""
+    key = name_or_path.strip()
+    if key in POLICIES:
+        return POLICIES[key](seed)
+    path = Path(key)
+    if path.suffix in (".pt", ".pth", ".ckpt") or path.exists():
+        if not path.exists():
+            raise ValueError(f"no checkpoint at {key!r}")
+        raise NotImplementedError(f"loading policies from checkpoints ({key}) is not implemented yet")
+    raise ValueError(f"unknown policy {name_or_path!r}; known policies: {', '.join(known_policies())} "
+                     "(or a path to a checkpoint)")

@@ -1,0 +1,708 @@
+"""Fair evaluation of two policies: duplicate matches on the vector env, and a report.
+
+**Duplicate deals.** Tables come in twins ``2k, 2k + 1`` that share a table seed (so the same
+first dealer) and a deal seed (so the k-th mano of both is the same deal, docs/engine.md
+"Duplicate deals"). On table ``2k`` side A holds team 0 and side B team 1; on the twin the
+teams are swapped, so each side plays the other's cards against the same cards, and card luck
+cancels within the pair. An *episode* (the unit of play) is a ``juego`` or a ``partida``; a pair
+is finished when both twins finished one episode, and its two tables are then re-seeded with
+the next pair's seeds (a twin that finishes first keeps playing filler moves, not counted,
+until its partner is done). In ``partida`` units the twins deal the same k-th mano, but a juego
+won earlier on one twin than on the other shifts which juego that mano belongs to: the pairing
+is exact per partida, not per juego.
+
+**Batched play.** Each step, the tables' rows are grouped by the policy that controls the seat
+to act and each policy's ``act_batch`` sees its rows only.
+
+**Referee bookkeeping.** The evaluator reads the table states (hands, valuations, bets) as a
+referee: before each step it copies the states and steps the copy with the batched kernel, so
+it has the state after every decision even when the vector env has already dealt the next mano.
+Bets and señas are detected from the action taken and these two states, in numpy.
+
+**Definitions** (also written into every report, ``Report.definitions``):
+
+* *win rate*: share of episodes won by side A; 95% CI by the **Wilson score interval**
+  (episodes treated as independent) and, accounting for the pairing, with each duplicate pair as
+  one unit (its share of the pair's episodes won by A: 0, 0.5 or 1 for juegos): a normal CI of
+  the ratio estimator over pairs and a percentile **bootstrap** over pairs.
+* *chinas per mano* by source (pares, flores, truque): chinas *won* in the mano (as the engine
+  reports them, before the cut at the target), averaged over manos; CI: normal, ratio estimator
+  with the duplicate pair as the cluster.
+* *envite de pares with a weak hand*: an ``envío N pares`` / ``envío la falta`` said with the
+  cards seen, opening the envite or revoking (a raise in a pares exchange), by a player whose
+  valor de pares is below ``weak_pares`` (default 20: below 20 the hand has no two cards of a
+  suit and no pieza, Art. 5). Blind bets (a ciegas) are counted apart: nobody has seen a card.
+* *challenge with a weak hand*: ``truco``, ``retruco`` or ``panueve`` said with the cards seen by
+  a player none of whose unplayed cards has truque power at least that of the treses (piezas,
+  matas, treses) and whose team has not won a baza yet (a parda is not a win).
+* *won without a showdown*: the bet was the last raise of its exchange and the rivals refused
+  it (``no quiero``): the final bet state is *refused* with this player as the raiser.
+* *honest seña*: a seña naming a card (perro, perra, cascabel, espada, basto, mata de espadas,
+  mata de oros) if the signaller still holds that card unplayed; ``tres`` / ``dos`` if he holds
+  an unplayed three / two; ``flor`` if his hand has flor; ``ciega`` if he holds none of the cards
+  the other señas name (those seven, the treses and the doses). CI: Wilson.
+
+    truque evaluate --a random --b random --team-size 3 --juegos 2000
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from numba import njit
+
+from agents.base import act_batch
+from truque_env.cards import card_id
+from truque_env.engine import actions as A
+from truque_env.engine import kernels as K
+from truque_env.engine import layout as L
+from truque_env.io import write_json_atomic
+from truque_env.rules.moteno import TRUQUE_POWER
+from truque_env.vector import VectorEnv
+
+Z95 = 1.959963984540054
+SIDES = ("A", "B")
+SOURCES = ("pares", "flores", "truque")
+BET_KINDS = ("pares", "truco")
+UNITS = ("juego", "partida")
+POWER_TRES = int(TRUQUE_POWER[card_id(3, "O")])  # treses: 10 (the piezas and matas are above)
+NO_CARD = 40  # sentinel column in the card tables below (a played slot)
+
+
+def _sena_tables() -> np.ndarray:
+    """``SIGNAL[k, card]``: the cards the seña k names (row ``ciega``: every named card)."""
+    sig = np.zeros((A.NUM_SENAS, NO_CARD + 1), dtype=np.bool_)
+    named = {"perro": [(11, "B")], "perra": [(10, "O")], "cascabel": [(11, "O")], "espada": [(1, "E")],
+             "basto": [(1, "B")], "mata de espadas": [(7, "E")], "mata de oros": [(7, "O")],
+             "tres": [(3, s) for s in "OCEB"], "dos": [(2, s) for s in "OCEB"]}
+    for k, name in enumerate(A.SENA_NAMES):
+        for rank, suit in named.get(name, []):
+            sig[k, card_id(rank, suit)] = True
+    sig[A.SENA_NAMES.index("ciega")] = sig.any(axis=0)
+    return sig
+
+
+SIGNAL = _sena_tables()
+SENA_FLOR = A.SENA_NAMES.index("flor")
+SENA_CIEGA = A.SENA_NAMES.index("ciega")
+POWER_OF = np.append(TRUQUE_POWER, 0)  # power per card id, 0 for NO_CARD
+
+
+# --------------------------------------------------------------------------------------------
+# confidence intervals
+
+
+def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float] | None:
+    """Wilson score interval for a proportion ``k / n`` (None when n = 0)."""
+    if n <= 0:
+        return None
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def ratio_ci(num: np.ndarray, den: np.ndarray, z: float = Z95) -> tuple[float, tuple[float, float] | None]:
+    """``sum(num) / sum(den)`` over clusters and its normal CI (ratio estimator, delta method)."""
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    keep = den > 0
+    num, den = num[keep], den[keep]
+    if den.sum() == 0:
+        return float("nan"), None
+    r = num.sum() / den.sum()
+    m = num.size
+    if m < 2:
+        return float(r), None
+    resid = num - r * den
+    se = math.sqrt((resid**2).sum() / (m * (m - 1))) / den.mean()
+    return float(r), (float(r - z * se), float(r + z * se))
+
+
+def bootstrap_ratio_ci(num: np.ndarray, den: np.ndarray, rng: np.random.Generator, reps: int = 2000,
+                       level: float = 0.95) -> tuple[float, float] | None:
+    """Percentile bootstrap CI of ``sum(num) / sum(den)``, resampling clusters."""
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    keep = den > 0
+    num, den = num[keep], den[keep]
+    if num.size < 2 or reps < 1:
+        return None
+    idx = rng.integers(0, num.size, size=(reps, num.size))
+    stats = num[idx].sum(axis=1) / den[idx].sum(axis=1)
+    lo, hi = np.quantile(stats, [(1 - level) / 2, (1 + level) / 2])
+    return (float(lo), float(hi))
+
+
+# --------------------------------------------------------------------------------------------
+# the vector env with per-table re-seeding
+
+
+@njit(cache=True)
+def _shadow_step(states, actions):
+    """Step copies of the tables with actions already checked legal; the mano is not re-dealt."""
+    for i in range(states.shape[0]):
+        K.step_unchecked(states[i], actions[i])
+
+
+def pair_seeds(seed: int, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(table seed, deal seed) of each duplicate pair, from the match seed (63-bit, non-negative)."""
+    out = np.empty((len(pairs), 2), dtype=np.uint64)
+    for k, p in enumerate(pairs):
+        out[k] = np.random.SeedSequence([int(seed), int(p)]).generate_state(2, dtype=np.uint64)
+    out >>= np.uint64(1)
+    out = out.astype(np.int64)
+    return out[:, 0], out[:, 1]
+
+
+# --------------------------------------------------------------------------------------------
+# statistics
+
+
+class MatchStats:
+    """Numpy accumulators of a duplicate match (per pair, per side)."""
+
+    def __init__(self, n_pairs: int, num_tables: int, weak_pares: int):
+        self.weak_pares = weak_pares
+        self.pair_eps = np.zeros(n_pairs, dtype=np.int64)  # episodes finished (2 per pair)
+        self.pair_eps_a = np.zeros(n_pairs, dtype=np.int64)  # ... won by side A
+        self.pair_juegos = np.zeros(n_pairs, dtype=np.int64)
+        self.pair_juegos_a = np.zeros(n_pairs, dtype=np.int64)
+        self.pair_manos = np.zeros(n_pairs, dtype=np.int64)
+        self.pair_chinas = np.zeros((n_pairs, 2, 3), dtype=np.int64)  # [pair, side, source]
+        self.bets = np.zeros((2, 2, 2), dtype=np.int64)  # [side, kind, weak]
+        self.refused = np.zeros((2, 2, 2), dtype=np.int64)
+        self.blind_bets = np.zeros((2, 2), dtype=np.int64)  # [side, kind]
+        self.chances = np.zeros((2, 2, 2), dtype=np.int64)  # decisions where that bet was legal [side, kind, weak]
+        self.senas = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
+        self.senas_honest = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
+        # the last bet of each kind in the running mano, per table: seat (-1 none), side, weak
+        self.pend_seat = np.full((num_tables, 2), -1, dtype=np.int64)
+        self.pend_side = np.zeros((num_tables, 2), dtype=np.int64)
+        self.pend_weak = np.zeros((num_tables, 2), dtype=np.int64)
+
+    def clear_tables(self, idx) -> None:
+        self.pend_seat[idx] = -1
+
+    def observe(self, s0, actions, seats, s1, active, side_of_team, pair_of_table, can_bet) -> None:
+        """One decision on every table: ``s0`` before, ``s1`` after (not yet re-dealt).
+
+        ``can_bet[i]``: (a pares bet, a challenge) was legal at this decision.
+        """
+        t = np.flatnonzero(active)
+        if t.size == 0:
+            return
+        S0, S1, a, p = s0[t].astype(np.int64), s1[t].astype(np.int64), actions[t], seats[t]
+        team = p % 2
+        side = side_of_team[t, team]
+        rows = np.arange(t.size)
+        ph = S0[:, L.PHASE]
+        seen = S0[:, L.CARDS_SEEN] == 1
+        # the actor's unplayed cards (NO_CARD for played slots)
+        slots = np.arange(3)
+        hand = S0[rows[:, None], L.HAND + 3 * p[:, None] + slots]
+        played = (S0[rows, L.HAND_PLAYED + p][:, None] >> slots) & 1
+        held = np.where(played == 0, hand, NO_CARD)
+
+        # señas
+        k = a - A.SENA_BASE
+        r = np.flatnonzero(k >= 0)
+        if r.size:
+            kr = k[r]
+            hit = SIGNAL[kr[:, None], held[r]].any(axis=1)
+            honest = np.where(kr == SENA_CIEGA, ~hit, hit)
+            honest = np.where(kr == SENA_FLOR, S0[r, L.FLOR_VAL + p[r]] > 0, honest)
+            np.add.at(self.senas, (side[r], kr), 1)
+            np.add.at(self.senas_honest, (side[r], kr), honest.astype(np.int64))
+
+        # bets: envites / revoques de pares, and challenges of the truque
+        exk = S0[:, L.EX_KIND]
+        pares_word = ((a >= A.PARES_BASE) & (a < A.FLORES_BASE)) | (a == A.FALTA)
+        pares_ctx = (ph == L.PH_PLAY) | (ph == L.PH_BLIND) | ((ph == L.PH_ANSWER) & (exk == L.EX_PARES))
+        is_pares = pares_word & pares_ctx
+        is_truco = (a == A.TRUCO) | (a == A.RETRUCO) | (a == A.PANUEVE)
+        np.add.at(self.blind_bets, (side, np.zeros_like(side)), (is_pares & ~seen).astype(np.int64))
+        np.add.at(self.blind_bets, (side, np.ones_like(side)), (is_truco & ~seen).astype(np.int64))
+        weak_pares = S0[rows, L.PARES_VAL + p] < self.weak_pares
+        strong_card = (POWER_OF[held] >= POWER_TRES).any(axis=1)
+        won_baza = (S0[:, L.BAZA_WIN_TEAM : L.BAZA_WIN_TEAM + 3] == team[:, None]).any(axis=1)
+        weak_truco = ~strong_card & ~won_baza
+        not_sena = a < A.SENA_BASE  # a seña does not pass the turn: count the decision once
+        chance = can_bet[t] & (seen & not_sena)[:, None]
+        chance[:, 0] &= pares_ctx
+        for kind, is_bet, weak in ((0, is_pares & seen, weak_pares), (1, is_truco & seen, weak_truco)):
+            r = np.flatnonzero(chance[:, kind])
+            if r.size:
+                np.add.at(self.chances, (side[r], kind, weak[r].astype(np.int64)), 1)
+            r = np.flatnonzero(is_bet)
+            if r.size:
+                w = weak[r].astype(np.int64)
+                np.add.at(self.bets, (side[r], kind, w), 1)
+                # a later raise supersedes the pending bet (it was accepted by being raised)
+                self.pend_seat[t[r], kind] = p[r]
+                self.pend_side[t[r], kind] = side[r]
+                self.pend_weak[t[r], kind] = w
+
+        # the mano is over: chinas, and were the last bets refused?
+        r = np.flatnonzero(S1[:, L.PHASE] == L.PH_DONE)
+        if r.size:
+            tr = t[r]
+            pair = pair_of_table[tr]
+            chinas = S1[r, L.CHINAS : L.CHINAS + 6].reshape(-1, 2, 3)  # [row, team, source]
+            side_t0 = side_of_team[tr, 0]
+            by_side = np.where(side_t0[:, None, None] == 0, chinas, chinas[:, ::-1])
+            np.add.at(self.pair_chinas, pair, by_side)
+            np.add.at(self.pair_manos, pair, 1)
+            for kind, st, raiser in ((0, L.PARES_ST, L.PARES_RAISER), (1, L.TRUCO_ST, L.TRUCO_RAISER)):
+                ps = self.pend_seat[tr, kind]
+                has = ps >= 0
+                if has.any():
+                    ref = (S1[r, st] == L.BET_REFUSED) & (S1[r, raiser] == ps) & has
+                    np.add.at(self.refused, (self.pend_side[tr, kind], kind, self.pend_weak[tr, kind]),
+                              ref.astype(np.int64))
+                self.pend_seat[tr, kind] = -1
+            # juegos won in this mano
+            w = S1[r, L.LAST_JUEGO_WINNER]
+            jr = np.flatnonzero(w >= 0)
+            if jr.size:
+                win_side = side_of_team[tr[jr], w[jr]]
+                np.add.at(self.pair_juegos, pair[jr], 1)
+                np.add.at(self.pair_juegos_a, pair[jr], (win_side == 0).astype(np.int64))
+
+    def episode_ends(self, tables, winner_team, side_of_team, pair_of_table) -> None:
+        pair = pair_of_table[tables]
+        np.add.at(self.pair_eps, pair, 1)
+        np.add.at(self.pair_eps_a, pair, (side_of_team[tables, winner_team] == 0).astype(np.int64))
+
+
+# --------------------------------------------------------------------------------------------
+# the match
+
+
+def _seat_policies(side, team_size: int) -> list:
+    """A side is one policy for the whole team or a list, one per team member (seat ``team + 2j``)."""
+    if isinstance(side, (list, tuple)):
+        if len(side) != team_size:
+            raise ValueError(f"a side given per seat needs {team_size} policies, got {len(side)}")
+        return list(side)
+    return [side] * team_size
+
+
+class DuplicateMatch:
+    """Side A against side B over ``episodes`` episodes (juegos or partidas) in duplicate pairs.
+
+    ``a`` and ``b``: a policy, or a list of ``team_size`` policies (one per team member). Use
+    ``run()`` for the whole match, or ``step()`` to advance all tables by one decision.
+    """
+
+    def __init__(self, a, b, *, team_size: int = 3, unit: str = "juego", episodes: int = 2000,
+                 target: int = 30, juegos_per_partida: int = 3, senas_per_mano: int = 1,
+                 p_intercept: float = 0.1, num_envs: int = 256, seed: int = 0, weak_pares: int = 20):
+        if unit not in UNITS:
+            raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
+        if episodes < 1:
+            raise ValueError("episodes must be positive")
+        self.unit, self.seed = unit, seed
+        self.n_pairs = -(-episodes // 2)
+        tables = 2 * max(1, min(self.n_pairs, num_envs // 2))
+        self.env = VectorEnv(tables, team_size=team_size, target=target, juegos=juegos_per_partida,
+                                      episode=unit, senas_per_mano=senas_per_mano, p_intercept=p_intercept,
+                                      seed=seed)
+        seats_of = (_seat_policies(a, team_size), _seat_policies(b, team_size))
+        self.policies: list = []
+        index: dict[int, int] = {}
+        for pols in seats_of:
+            for pol in pols:
+                if id(pol) not in index:
+                    index[id(pol)] = len(self.policies)
+                    self.policies.append(pol)
+        # side_of_team[table, team]: 0 (A) or 1 (B); twins swap teams
+        parity = np.arange(tables) % 2
+        self.side_of_team = np.stack([parity, 1 - parity], axis=1).astype(np.int64)
+        self.ctrl = np.full((tables, L.MAX_PLAYERS), -1, dtype=np.int64)  # policy index per seat
+        for seat in range(2 * team_size):
+            for i in range(tables):
+                side = self.side_of_team[i, seat % 2]
+                self.ctrl[i, seat] = index[id(seats_of[side][seat // 2])]
+        self.stats = MatchStats(self.n_pairs, tables, weak_pares)
+        self.pair_of_table = np.full(tables, -1, dtype=np.int64)
+        self.active = np.zeros(tables, dtype=np.bool_)
+        first = np.arange(tables // 2)
+        ts, ds = pair_seeds(seed, first)
+        self.env.reset(table_seeds=np.repeat(ts, 2), deal_seeds=np.repeat(ds, 2))
+        self.pair_of_table[:] = np.repeat(first, 2)
+        self.active[:] = True
+        self.next_pair = tables // 2
+        self.pairs_done = 0
+        self.steps = 0
+
+    @property
+    def finished(self) -> bool:
+        return self.pairs_done >= self.n_pairs
+
+    def step(self) -> None:
+        env = self.env
+        obs, mask, seat = env.obs, env.mask, env.seat.copy()
+        actions = mask.argmax(axis=1).astype(np.int64)  # filler for tables waiting for their twin
+        pol = np.where(self.active, self.ctrl[np.arange(env.num_envs), seat], -1)
+        for k, policy in enumerate(self.policies):
+            rows = np.flatnonzero(pol == k)
+            if rows.size:
+                actions[rows] = act_batch(policy, obs[rows], mask[rows])
+        can_bet = np.stack([mask[:, A.PARES_BASE : A.FLORES_BASE].any(axis=1) | (mask[:, A.FALTA] == 1),
+                            mask[:, A.TRUCO : A.PANUEVE + 1].any(axis=1)], axis=1)
+        s0 = env.states.copy()
+        env.step(actions)  # raises on an illegal action, naming it
+        s1 = s0.copy()
+        _shadow_step(s1, actions)
+        self.stats.observe(s0, actions, seat, s1, self.active, self.side_of_team, self.pair_of_table, can_bet)
+        ended = np.flatnonzero(env.terminated & self.active)
+        if ended.size:
+            winner = s1[ended, L.LAST_JUEGO_WINNER].astype(np.int64)
+            self.stats.episode_ends(ended, winner, self.side_of_team, self.pair_of_table)
+            self.active[ended] = False
+            self._restart_finished_pairs(np.unique(ended // 2))
+        self.steps += 1
+
+    def _restart_finished_pairs(self, slots) -> None:
+        slots = slots[~self.active[2 * slots] & ~self.active[2 * slots + 1]]
+        if slots.size == 0:
+            return
+        self.pairs_done += slots.size
+        slots = slots[: max(0, self.n_pairs - self.next_pair)]
+        if slots.size == 0:
+            return
+        pairs = self.next_pair + np.arange(slots.size)
+        self.next_pair += slots.size
+        ts, ds = pair_seeds(self.seed, pairs)
+        tables = np.stack([2 * slots, 2 * slots + 1], axis=1).ravel()
+        self.env.reset_tables(tables, np.repeat(ts, 2), np.repeat(ds, 2))
+        self.stats.clear_tables(tables)
+        self.pair_of_table[tables] = np.repeat(pairs, 2)
+        self.active[tables] = True
+
+    def run(self, progress: bool = False) -> MatchStats:
+        if not progress:
+            while not self.finished:
+                self.step()
+            return self.stats
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), transient=True) as bar:
+            task = bar.add_task(f"duplicate pairs of {self.unit}s", total=self.n_pairs)
+            while not self.finished:
+                self.step()
+                bar.update(task, completed=self.pairs_done)
+        return self.stats
+
+
+# --------------------------------------------------------------------------------------------
+# the report
+
+
+def _rate(k, n) -> dict:
+    k, n = int(k), int(n)
+    return {"count": k, "of": n, "rate": (k / n) if n else None, "wilson95": wilson(k, n)}
+
+
+def _win_section(wins_a: np.ndarray, total: np.ndarray, rng, reps: int, paired_exact: bool) -> dict:
+    n, k = int(total.sum()), int(wins_a.sum())
+    mean, normal = ratio_ci(wins_a, total)
+    out = {
+        "episodes": n,
+        "wins": {"A": k, "B": n - k},
+        "win_rate_A": (k / n) if n else None,
+        "wilson95": wilson(k, n),
+        "paired": {"pairs": int((total > 0).sum()), "mean": mean if n else None, "normal95": normal,
+                   "bootstrap95": bootstrap_ratio_ci(wins_a, total, rng, reps)},
+    }
+    if paired_exact:
+        out["pair_outcomes"] = {"A won both": int((wins_a == 2).sum()), "split": int((wins_a == 1).sum()),
+                                "B won both": int((wins_a == 0).sum())}
+    return out
+
+
+DEFINITIONS = {
+    "win_rate": "share of episodes won by side A. wilson95: Wilson score interval, episodes treated as "
+                "independent. paired: each duplicate pair is one unit (A's share of the pair's episodes: "
+                "0, 0.5, 1 for juegos); normal95 is the ratio estimator's normal CI over pairs, "
+                "bootstrap95 a percentile bootstrap over pairs",
+    "chinas_per_mano": "chinas won in the mano by source (before the cut at the target), per mano; CI: "
+                       "normal, ratio estimator clustered by duplicate pair",
+    "weak_pares": "envío N pares / envío la falta with the cards seen (envite or revoque) by a player whose "
+                  "valor de pares < weak_pares (below 20: no two cards of a suit and no pieza); blind bets "
+                  "are counted apart",
+    "weak_truco": "truco / retruco / panueve with the cards seen by a player holding no unplayed card of truque "
+                  "power >= the treses (piezas, matas, treses) whose team has won no baza yet",
+    "bet_when_weak": "bets with a weak hand / decisions (señas aside) where such a bet was legal with a weak hand; "
+                     "bet_when_strong likewise. CI: Wilson",
+    "refused": "the bet was the last raise of its exchange and the rivals answered no quiero (won without "
+               "a showdown); CI: Wilson",
+    "honest_sena": "card señas: the signaller holds that card unplayed; tres / dos: holds an unplayed three / "
+                   "two; flor: his hand has flor; ciega: holds none of the cards the other señas name. CI: Wilson",
+}
+
+
+@dataclass
+class Report:
+    """What a duplicate match measured; ``to_dict()`` is the JSON written by ``save``."""
+
+    names: dict
+    config: dict
+    juegos: dict
+    partidas: dict | None
+    manos: int
+    chinas_per_mano: dict
+    bluffs: dict
+    senas: dict
+    definitions: dict = field(default_factory=lambda: dict(DEFINITIONS))
+
+    def to_dict(self) -> dict:
+        return _jsonable(asdict(self))
+
+    def save(self, path) -> None:
+        write_json_atomic(path, self.to_dict())
+
+    def print(self, console=None) -> None:
+        print_report(self, console)
+
+
+def _jsonable(x):
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        return None if not math.isfinite(float(x)) else float(x)
+    if isinstance(x, Path):
+        return str(x)
+    return x
+
+
+def build_report(stats: MatchStats, names: dict, config: dict, unit: str, seed: int = 0,
+                 bootstrap: int = 2000) -> Report:
+    rng = np.random.default_rng([int(seed), 0xB007])
+    if unit == "juego":
+        juegos = _win_section(stats.pair_eps_a, stats.pair_eps, rng, bootstrap, paired_exact=True)
+        partidas = None
+    else:
+        juegos = _win_section(stats.pair_juegos_a, stats.pair_juegos, rng, bootstrap, paired_exact=False)
+        partidas = _win_section(stats.pair_eps_a, stats.pair_eps, rng, bootstrap, paired_exact=True)
+    manos = int(stats.pair_manos.sum())
+    chinas: dict = {}
+    for si, side in enumerate(SIDES):
+        chinas[side] = {}
+        for src, name in enumerate(SOURCES):
+            mean, ci = ratio_ci(stats.pair_chinas[:, si, src], stats.pair_manos)
+            chinas[side][name] = {"mean": mean, "ci95": ci}
+        mean, ci = ratio_ci(stats.pair_chinas[:, si].sum(axis=1), stats.pair_manos)
+        chinas[side]["total"] = {"mean": mean, "ci95": ci}
+    net = stats.pair_chinas[:, 0].sum(axis=1) - stats.pair_chinas[:, 1].sum(axis=1)
+    mean, ci = ratio_ci(net, stats.pair_manos)
+    chinas["net_A"] = {"mean": mean, "ci95": ci}
+    bluffs: dict = {}
+    for si, side in enumerate(SIDES):
+        bluffs[side] = {}
+        for kind, kname in enumerate(BET_KINDS):
+            bets, ref = stats.bets[si, kind], stats.refused[si, kind]
+            all_bets = int(bets.sum())
+            bluffs[side][kname] = {
+                "bets_with_cards": all_bets,
+                "bets_per_mano": all_bets / manos if manos else None,
+                "blind_bets": int(stats.blind_bets[si, kind]),
+                "weak": _rate(bets[1], all_bets),
+                "weak_per_mano": int(bets[1]) / manos if manos else None,
+                "bet_when_weak": _rate(bets[1], stats.chances[si, kind, 1]),
+                "bet_when_strong": _rate(bets[0], stats.chances[si, kind, 0]),
+                "weak_refused": _rate(ref[1], bets[1]),
+                "strong_refused": _rate(ref[0], bets[0]),
+            }
+    senas: dict = {}
+    for si, side in enumerate(SIDES):
+        senas[side] = {}
+        for k, name in enumerate(A.SENA_NAMES):
+            c = int(stats.senas[si, k])
+            senas[side][name] = {"count": c, "per_mano": c / manos if manos else None,
+                                 "honest": _rate(stats.senas_honest[si, k], c)}
+        total = int(stats.senas[si].sum())
+        senas[side]["all"] = {"count": total, "per_mano": total / manos if manos else None,
+                              "honest": _rate(stats.senas_honest[si].sum(), total)}
+    defs = dict(DEFINITIONS)
+    defs["weak_pares"] = defs["weak_pares"].replace("weak_pares", f"{config.get('weak_pares', 20)}", 1)
+    return Report(names=names, config=config, juegos=juegos, partidas=partidas, manos=manos,
+                  chinas_per_mano=chinas, bluffs=bluffs, senas=senas, definitions=defs)
+
+
+def play_match(a, b, *, names: dict | None = None, team_size: int = 3, unit: str = "juego",
+               episodes: int = 2000, target: int = 30, juegos_per_partida: int = 3,
+               senas_per_mano: int = 1, p_intercept: float = 0.1, num_envs: int = 256, seed: int = 0,
+               weak_pares: int = 20, bootstrap: int = 2000, progress: bool = False) -> Report:
+    """Play a duplicate match of ``a`` (side A) against ``b`` (side B) and return its report."""
+    config = {"team_size": team_size, "unit": unit, "episodes": 2 * -(-episodes // 2), "target": target,
+              "juegos_per_partida": juegos_per_partida, "senas_per_mano": senas_per_mano,
+              "p_intercept": p_intercept, "num_envs": num_envs, "seed": seed, "weak_pares": weak_pares,
+              "bootstrap": bootstrap}
+    match = DuplicateMatch(a, b, team_size=team_size, unit=unit, episodes=episodes, target=target,
+                           juegos_per_partida=juegos_per_partida, senas_per_mano=senas_per_mano,
+                           p_intercept=p_intercept, num_envs=num_envs, seed=seed, weak_pares=weak_pares)
+    stats = match.run(progress=progress)
+    names = names or {"A": _name_of(a), "B": _name_of(b)}
+    return build_report(stats, names, config, unit, seed=seed, bootstrap=bootstrap)
+
+
+def _name_of(side) -> str:
+    if isinstance(side, (list, tuple)):
+        return ",".join(_name_of(p) for p in side)
+    return str(getattr(side, "name", type(side).__name__))
+
+
+# --------------------------------------------------------------------------------------------
+# console
+
+
+def _fmt_ci(ci, pct: bool = False) -> str:
+    if ci is None:
+        return "–"
+    if pct:
+        return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+    return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def _fmt_rate(r: dict) -> str:
+    if not r["of"]:
+        return "–"
+    lo, hi = r["wilson95"]
+    return f"{100 * r['rate']:.1f}% [{100 * lo:.1f}–{100 * hi:.1f}] {r['count']}/{r['of']}"
+
+
+def print_report(report: Report, console=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    d = report.to_dict() if isinstance(report, Report) else report
+    names = d["names"]
+    cfg = d["config"]
+    console.print(f"[bold]A = {names['A']}[/]  vs  [bold]B = {names['B']}[/]   "
+                  f"{cfg['team_size']} contra {cfg['team_size']}, {cfg['episodes']} {cfg['unit']}s in duplicate "
+                  f"pairs, {d['manos']} manos, seed {cfg['seed']}")
+    t = Table(title="win rate of side A (95% CI)")
+    for col in ("unit", "episodes", "A wins", "win rate", "Wilson", "paired normal", "paired bootstrap"):
+        t.add_column(col)
+    for unit in ("juegos", "partidas"):
+        w = d[unit]
+        if w is None:
+            continue
+        rate = w["win_rate_A"]
+        t.add_row(unit, str(w["episodes"]), str(w["wins"]["A"]), "–" if rate is None else f"{100 * rate:.1f}%",
+                  _fmt_ci(w["wilson95"], True), _fmt_ci(w["paired"]["normal95"], True),
+                  _fmt_ci(w["paired"]["bootstrap95"], True))
+    console.print(t)
+    t = Table(title="chinas won per mano (95% CI, clustered by pair)")
+    t.add_column("source")
+    for side in SIDES:
+        t.add_column(f"{side} ({names[side]})")
+    for src in (*SOURCES, "total"):
+        t.add_row(src, *(f"{d['chinas_per_mano'][s][src]['mean']:.3f} "
+                         f"{_fmt_ci(d['chinas_per_mano'][s][src]['ci95'])}" for s in SIDES))
+    net = d["chinas_per_mano"]["net_A"]
+    t.add_row("net A − B", f"{net['mean']:+.3f} {_fmt_ci(net['ci95'])}", "")
+    console.print(t)
+    t = Table(title="bluffs: bets with a weak hand, and refused (won without a showdown); Wilson 95% CI")
+    for col in ("side", "bet", "with cards", "blind", "weak", "bet when weak", "weak refused", "strong refused"):
+        t.add_column(col)
+    for side in SIDES:
+        for kind in BET_KINDS:
+            b = d["bluffs"][side][kind]
+            t.add_row(side, kind, str(b["bets_with_cards"]), str(b["blind_bets"]), _fmt_rate(b["weak"]),
+                      _fmt_rate(b["bet_when_weak"]), _fmt_rate(b["weak_refused"]), _fmt_rate(b["strong_refused"]))
+    console.print(t)
+    t = Table(title="señas: made per mano, and honest (Wilson 95% CI)")
+    for col in ("seña", *(f"{s} per mano" for s in SIDES), *(f"{s} honest" for s in SIDES)):
+        t.add_column(col)
+    for name in (*A.SENA_NAMES, "all"):
+        rows = [d["senas"][s][name] for s in SIDES]
+        t.add_row(name, *(f"{r['per_mano']:.3f}" if r["per_mano"] is not None else "–" for r in rows),
+                  *(_fmt_rate(r["honest"]) for r in rows))
+    console.print(t)
+
+
+@dataclass
+class EvaluateConfig:
+    """A duplicate match between two policies: win rates, chinas, bluffs and señas, with CIs."""
+
+    a: str = "random"
+    """side A: a policy name (agents.registry) or checkpoint path; comma-separated for one per seat"""
+    b: str = "random"
+    """side B, as side A"""
+    team_size: int = 3
+    """players per team (1..4)"""
+    unit: Literal["juego", "partida"] = "juego"
+    """the episode: juegos or partidas"""
+    juegos: int = 2000
+    """juegos to play when the unit is juego (rounded up to an even number: duplicate pairs)"""
+    partidas: int = 200
+    """partidas to play when the unit is partida (rounded up to an even number)"""
+    target: int = 30
+    """chinas to win a juego"""
+    juegos_per_partida: int = 3
+    """a partida is won by the first to win (juegos_per_partida + 1) // 2 juegos"""
+    senas_per_mano: int = 1
+    p_intercept: float = 0.1
+    num_envs: int = 256
+    """tables played at once (an even number: twins)"""
+    seed: int = 0
+    """seeds the deals, the first dealers and the policies"""
+    weak_pares: int = 20
+    """a pares bet by a hand worth less than this is a bluff"""
+    bootstrap: int = 2000
+    """bootstrap resamples for the paired CI"""
+    out: Path = Path("runs/evaluate/report.json")
+    """the report as JSON (written atomically)"""
+    progress: bool = True
+
+
+def load_side(spec: str, team_size: int, seed: int, side: int):
+    """A side from the console: one name, or one name per seat (comma-separated)."""
+    from agents.registry import load_policy
+
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if not names:
+        raise ValueError(f"empty policy spec {spec!r}")
+    if len(names) == 1:
+        return load_policy(names[0], seed=_policy_seed(seed, side, 0))
+    if len(names) != team_size:
+        raise ValueError(f"{spec!r}: give one policy, or one per seat ({team_size})")
+    loaded: dict[str, object] = {}
+    for j, n in enumerate(names):
+        if n not in loaded:
+            loaded[n] = load_policy(n, seed=_policy_seed(seed, side, j))
+    return [loaded[n] for n in names]
+
+
+def _policy_seed(seed: int, side: int, j: int) -> int:
+    return int(np.random.SeedSequence([int(seed), 0x9011C1, side, j]).generate_state(1)[0])
+
+
+def run(cfg: EvaluateConfig) -> Report:
+    a = load_side(cfg.a, cfg.team_size, cfg.seed, 0)
+    b = load_side(cfg.b, cfg.team_size, cfg.seed, 1)
+    episodes = cfg.juegos if cfg.unit == "juego" else cfg.partidas
+    report = play_match(a, b, names={"A": cfg.a, "B": cfg.b}, team_size=cfg.team_size, unit=cfg.unit,
+                        episodes=episodes, target=cfg.target, juegos_per_partida=cfg.juegos_per_partida,
+                        senas_per_mano=cfg.senas_per_mano, p_intercept=cfg.p_intercept, num_envs=cfg.num_envs,
+                        seed=cfg.seed, weak_pares=cfg.weak_pares, bootstrap=cfg.bootstrap, progress=cfg.progress)
+    report.print()
+    report.save(cfg.out)
+    from rich import print as rprint
+
+    rprint(f"report written to {cfg.out}")
+    return report
