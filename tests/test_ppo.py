@@ -81,3 +81,19 @@ def test_gae_credits_each_seat_until_its_next_decision():
     _gae(seats, learner, rewards, terminated, values, np.zeros((1, 8), dtype=np.float32), 1.0, 1.0, adv)
     # seat 0's last decision (step 2) earns the +1 scored at step 3; seat 1's (step 3) the -1
     assert adv[:, 0].tolist() == [1.0, -1.0, 1.0, -1.0]
+
+
+def test_console_command_trains_from_a_toml_config(tmp_path):
+    from truque_env.cli import main
+
+    config = Path(__file__).parents[1] / "configs" / "ppo_tiny.toml"
+    main(["train", "ppo", "--config", str(config), "--run-dir", str(tmp_path), "--no-progress"])
+    ckpt = load_checkpoint(tmp_path / "checkpoint.pt")
+    assert ckpt["config"]["team_size"] == 1 and ckpt["config"]["num_envs"] == 32  # from the TOML
+    assert ckpt["config"]["run_dir"] == str(tmp_path)  # from the command line
+
+
+@pytest.mark.parametrize("name", ["ppo_moteno_1v1", "ppo_moteno_2v2", "ppo_moteno_3v3", "ppo_tiny"])
+def test_shipped_configs_are_valid(name):
+    cfg = PPOConfig.from_toml(Path(__file__).parents[1] / "configs" / f"{name}.toml")
+    assert cfg.team_size in (1, 2, 3)
