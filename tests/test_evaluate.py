@@ -212,6 +212,7 @@ def test_league_writes_matrix_and_heatmap(tmp_path):
     assert data["names"] == ["random", "refuser", "first"] and len(data["matches"]) == 3
     assert set(data["ratings"]) == set(pols) and abs(sum(r["elo"] for r in data["ratings"].values())) < 1e-6
     assert res.ratings["random"]["elo"] > res.ratings["refuser"]["elo"]
+    assert res.ratings["random"]["openskill_mu"] > res.ratings["refuser"]["openskill_mu"]
     png = (tmp_path / "league.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
 

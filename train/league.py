@@ -66,6 +66,26 @@ class LeagueResult:
         return _jsonable(self.__dict__)
 
 
+def openskill_ratings(names: list[str], wins: np.ndarray) -> dict:
+    """OpenSkill (Plackett-Luce) ratings from the episodes won, fed in a fixed interleaved order."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    current = {name: model.rating(name=name) for name in names}
+    n = len(names)
+    for i in range(n):
+        for j in range(i + 1, n):
+            wi, wj = int(wins[i, j]), int(wins[j, i])
+            for k in range(max(wi, wj)):  # alternate the two sides' wins: no streak order bias
+                for winner, loser, count in ((i, j, wi), (j, i, wj)):
+                    if k < count:
+                        a, b = current[names[winner]], current[names[loser]]
+                        [[a], [b]] = model.rate([[a], [b]])
+                        current[names[winner]], current[names[loser]] = a, b
+    return {name: {"openskill_mu": r.mu, "openskill_sigma": r.sigma, "openskill_ordinal": r.ordinal()}
+            for name, r in current.items()}
+
+
 def run_league(policies: Mapping[str, Callable[[int], object]], *, team_size: int = 3, unit: str = "juego",
                episodes: int = 400, target: int = 30, juegos_per_partida: int = 3, senas_per_mano: int = 1,
                p_intercept: float = 0.1, num_envs: int = 256, seed: int = 0, weak_pares: int = 20,
@@ -108,11 +128,14 @@ def run_league(policies: Mapping[str, Callable[[int], object]], *, team_size: in
     strength = bradley_terry(wins)
     elo = 400 * np.log10(strength)
     elo -= elo.mean()
-    ratings = {names[i]: {"bt_strength": float(strength[i]), "elo": float(elo[i])} for i in range(n)}
+    skill = openskill_ratings(names, wins)
+    ratings = {names[i]: {"bt_strength": float(strength[i]), "elo": float(elo[i]), **skill[names[i]]} for i in range(n)}
     config = {"team_size": team_size, "unit": unit, "episodes_per_match": 2 * -(-episodes // 2), "target": target,
               "juegos_per_partida": juegos_per_partida, "senas_per_mano": senas_per_mano,
               "p_intercept": p_intercept, "seed": seed,
-              "ratings": "Bradley-Terry (MM fit, 0.5 pseudo-wins each way per pairing), Elo scale 400*log10, mean 0"}
+              "ratings": "Bradley-Terry (MM fit, 0.5 pseudo-wins each way per pairing), Elo scale 400*log10, mean 0; "
+                         "OpenSkill Plackett-Luce (library openskill) over every episode, wins of each pairing "
+                         "interleaved in a fixed order"}
     result = LeagueResult(names=names, unit=unit, win_rate=rate, wins=wins.tolist(), episodes=eps.tolist(),
                           ratings=ratings, matches=matches, config=config)
     if out_dir is not None:
