@@ -2,7 +2,9 @@
 
 A policy is any object with ``act(observation, action_mask) -> int``; batched callers use
 ``act_batch(observations, action_masks) -> ndarray`` (the default loops over ``act``). Both
-must return legal actions only (an entry of the mask that is 1).
+must return legal actions only (an entry of the mask that is 1). A policy that knows its
+distribution also offers ``action_probs(observations, action_masks) -> ndarray`` (rows sum to 1,
+zero on illegal actions); ``action_probs()`` below falls back to the one-hot of ``act``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,16 @@ def act_batch(policy, observations: np.ndarray, action_masks: np.ndarray) -> np.
     return np.array([policy.act(o, m) for o, m in zip(observations, action_masks, strict=True)], dtype=np.int64)
 
 
+def action_probs(policy, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+    """Batched action probabilities: the policy's own, or a one-hot of its (deterministic) action."""
+    if hasattr(policy, "action_probs"):
+        return np.asarray(policy.action_probs(observations, action_masks), dtype=np.float64)
+    acts = act_batch(policy, observations, action_masks)
+    out = np.zeros(action_masks.shape, dtype=np.float64)
+    out[np.arange(len(acts)), acts] = 1.0
+    return out
+
+
 class RandomPolicy:
     """Uniform over the legal actions, from its own seeded generator."""
 
@@ -37,6 +49,10 @@ class RandomPolicy:
         if legal.size == 0:
             raise ValueError("no legal action in the mask")
         return int(legal[self.rng.integers(legal.size)])
+
+    def action_probs(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        legal = (np.asarray(action_masks) > 0).astype(np.float64)
+        return legal / legal.sum(axis=-1, keepdims=True)
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         keys = self.rng.random(action_masks.shape) * (action_masks > 0)
