@@ -1,8 +1,8 @@
 """Policies by name: ``load_policy("random", seed=0)``; used by the console (``truque evaluate``).
 
 Known names: ``random`` (``agents.base.RandomPolicy``) and ``heuristic`` (``agents.heuristic``,
-imported only when asked for). A path to a checkpoint file will load a learned policy once a
-trainer writes checkpoints; for now it raises a clear error.
+imported only when asked for). A path to a checkpoint of ``train.ppo`` loads the learned policy
+(``agents.ppo_policy.PPOPolicy``); a file that is not one is a clear ``ValueError``.
 """
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ def load_policy(name_or_path: str, seed: int = 0):
     if path.suffix in (".pt", ".pth", ".ckpt") or path.exists():
         if not path.exists():
             raise ValueError(f"no checkpoint at {key!r}")
-        raise NotImplementedError(f"loading policies from checkpoints ({key}) is not implemented yet")
+        from agents.ppo_policy import PPOPolicy
+
+        return PPOPolicy(path, seed=seed)
     raise ValueError(f"unknown policy {name_or_path!r}; known policies: {', '.join(known_policies())} "
                      "(or a path to a checkpoint)")

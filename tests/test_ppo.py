@@ -97,3 +97,24 @@ def test_console_command_trains_from_a_toml_config(tmp_path):
 def test_shipped_configs_are_valid(name):
     cfg = PPOConfig.from_toml(Path(__file__).parents[1] / "configs" / f"{name}.toml")
     assert cfg.team_size in (1, 2, 3)
+
+
+def test_trained_policy_loads_as_a_bot_by_path(tmp_path):
+    from agents.registry import load_policy
+    from truque_env.vector import VectorEnv
+
+    train(_tiny(tmp_path, team_size=2))
+    bot = load_policy(str(tmp_path / "checkpoint.pt"), seed=1)
+    env = VectorEnv(16, team_size=2, seed=0)
+    obs, mask, *_ = env.reset()
+    for _ in range(100):
+        acts = bot.act_batch(obs, mask)
+        assert (mask[np.arange(16), acts] == 1).all()
+        p = bot.action_probs(obs, mask)
+        assert np.allclose(p.sum(axis=1), 1) and (p[mask == 0] == 0).all()
+        obs, mask, *_ = env.step(acts)
+    assert bot.act(obs[0], mask[0]) in np.flatnonzero(mask[0])
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="not a readable truque_env checkpoint"):
+        load_policy(str(bad))

@@ -1,0 +1,51 @@
+"""A policy trained by ``train.ppo``, loaded from its checkpoint file as a bot for every interface."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from truque_env.engine import observation as O
+
+
+class PPOPolicy:
+    """The actor of a PPO checkpoint: samples from its masked distribution (or plays greedily).
+
+    Loading is safe (``torch.load(weights_only=True)``) and a file that is not a checkpoint of
+    ``train.ppo`` is a clear ``ValueError``.
+    """
+
+    def __init__(self, path, seed: int = 0, greedy: bool = False):
+        from train.ppo import Agent, load_checkpoint
+
+        self.path = Path(path)
+        ckpt = load_checkpoint(self.path)
+        cfg = ckpt["config"]
+        self.agent = Agent(int(cfg["hidden"]), bool(cfg["centralized_critic"]))
+        self.agent.load_state_dict(ckpt["model"])
+        self.agent.eval()
+        self.name = f"ppo:{self.path.name}"
+        self.greedy = greedy
+        self.gen = torch.Generator().manual_seed(seed)
+
+    @torch.no_grad()
+    def action_probs(self, observations, action_masks) -> np.ndarray:
+        obs = torch.as_tensor(np.asarray(observations, dtype=np.float32).reshape(-1, O.OBS_SIZE))
+        mask = torch.as_tensor(np.asarray(action_masks).reshape(obs.shape[0], -1))
+        return torch.softmax(self.agent.logits(obs, mask), dim=-1).numpy()
+
+    @torch.no_grad()
+    def act_batch(self, observations, action_masks) -> np.ndarray:
+        obs = torch.as_tensor(np.asarray(observations, dtype=np.float32).reshape(-1, O.OBS_SIZE))
+        mask = torch.as_tensor(np.asarray(action_masks).reshape(obs.shape[0], -1))
+        if not (mask > 0).any(dim=1).all():
+            raise ValueError("a row of the masks has no legal action")
+        if self.greedy:
+            return self.agent.logits(obs, mask).argmax(dim=-1).numpy().astype(np.int64)
+        action, _ = self.agent.act(obs, mask, self.gen)
+        return action.numpy().astype(np.int64)
+
+    def act(self, observation, action_mask) -> int:
+        return int(self.act_batch(observation[None], action_mask[None])[0])
