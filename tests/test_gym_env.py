@@ -226,7 +226,7 @@ def test_policies_by_seat():
     assert all(isinstance(p, RandomPolicy) for p in truque_env.make_gym(team_size=3).policies.values())
     with pytest.raises(ValueError):
         truque_env.make_gym(team_size=2, opponents=[rival1])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="opponents: unknown policy 'greedy'; known policies"):
         truque_env.make_gym(opponents="greedy")
     with pytest.raises(TypeError):
         truque_env.make_gym(opponents=object())

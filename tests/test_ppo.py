@@ -118,3 +118,15 @@ def test_trained_policy_loads_as_a_bot_by_path(tmp_path):
     bad.write_bytes(b"not a checkpoint")
     with pytest.raises(ValueError, match="not a readable truque_env checkpoint"):
         load_policy(str(bad))
+
+
+def test_trained_policy_as_gym_opponent_by_path(tmp_path):
+    import truque_env
+
+    train(_tiny(tmp_path, team_size=1))
+    env = truque_env.make_gym(seat=0, team_size=1, opponents=str(tmp_path / "checkpoint.pt"), seed=3)
+    obs, info = env.reset(seed=3)
+    for _ in range(30):
+        obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+        if terminated or truncated:
+            obs, info = env.reset()

@@ -12,7 +12,8 @@ module documentation lists the actions, the observation slices, the rewards and 
 
 * The learner holds ``seat`` (team ``seat % 2``). ``partners`` (the other seats of his team) and
   ``opponents`` (the rival seats) are policies: objects with ``act(observation, action_mask) ->
-  int`` (``agents.base.Policy``), or ``"random"`` for ``agents.base.RandomPolicy``. Give one for
+  int`` (``agents.base.Policy``), a name of ``agents.registry`` (``"random"``, ``"heuristic"``) or
+  the path of a ``train.ppo`` checkpoint. Give one for
   every such seat, or a list: one per partner / rival seat in increasing seat order, or one per
   seat of the table (entries of the other seats are ignored).
 * ``step(action)`` applies the learner's action, then lets the other seats act on their own
@@ -97,11 +98,16 @@ def _policies_for(spec, seats: list[int], n: int, role: str) -> tuple[dict[int, 
         chosen = dict.fromkeys(seats, spec)
     out, builtin = {}, []
     for q, p in chosen.items():
-        if isinstance(p, str):
-            if p != "random":
-                raise ValueError(f"{role}: unknown policy name {p!r} (the built-in one is 'random')")
+        if isinstance(p, str) and p == "random":
             p = RandomPolicy(seed=None)
             builtin.append(q)
+        elif isinstance(p, str):  # a bot by name ("heuristic") or a checkpoint path (agents.registry)
+            from agents.registry import load_policy
+
+            try:
+                p = load_policy(p, seed=q)
+            except ValueError as exc:
+                raise ValueError(f"{role}: {exc}") from None
         elif not callable(getattr(p, "act", None)):
             raise TypeError(f"{role}: seat {q} needs a policy with act(observation, action_mask), got {p!r}")
         out[q] = p
