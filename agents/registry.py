@@ -1,7 +1,8 @@
 """Policies by name: ``load_policy("random", seed=0)``; used by the console (``truque evaluate``).
 
-Known names: ``random`` (``agents.base.RandomPolicy``) and ``heuristic`` (``agents.heuristic``,
-imported only when asked for). A path to a checkpoint of ``train.ppo`` loads the learned policy
+Known names: ``random`` (``agents.base.RandomPolicy``), ``heuristic`` (``agents.heuristic``,
+imported only when asked for) and ``heuristic_sin_senas`` (the same bot ignoring its partners'
+señas). A path to a checkpoint of ``train.ppo`` loads the learned policy
 (``agents.ppo_policy.PPOPolicy``); a file that is not one is a clear ``ValueError``.
 """
 
@@ -35,7 +36,14 @@ def _heuristic(seed: int):
         return cls()
 
 
-POLICIES = {"random": _random, "heuristic": _heuristic}
+def _heuristic_without_senas(seed: int):
+    """The heuristic bot that ignores its partners' señas: the baseline for the señas channel."""
+    from agents.heuristic import make_policy
+
+    return make_policy(seed=seed, config={"use_partner_senas": False})
+
+
+POLICIES = {"random": _random, "heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas}
 
 
 def known_policies() -> list[str]:
