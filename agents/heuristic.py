@@ -13,9 +13,17 @@ How it judges a hand (Reglamento del Truque Moteño, cited "Art. x.y"):
   partner who made a seña, only the hands for which that seña is the honest one (the table of
   señas below). The chance that *its team* shows the best value follows exactly from these
   distributions (ties go to the player closest to mano, Arts. 6.22, 11.6).
-* **Truque** (Arts. 13, 16): bazas already won or lost (``baza_result``), the cards on the table,
-  its own remaining cards against the cards not yet seen (``TRUQUE_POWER``), partners' señas
-  (a partner's "perro" is a baza won); the bazas are combined with the pardas rules.
+* **Truque** (Arts. 13, 14, 16): ``simulate_truque`` (numba) deals the cards it has not seen to
+  the other players' remaining slots (a partner's signalled card stays in his hand, a partner
+  who signalled "ciega" or "flor" gets nothing from the doses up), then plays the rest of the
+  bazas out with the card rules below for everybody, from the bazas already decided
+  (``baza_result``) and the cards on the table (``TRUQUE_POWER``); the pardas rules decide. This
+  gives P(win the truque) for each card it may play now.
+* **Card play**: win the baza cheaply (the lowest card that beats the table and likely holds
+  against the rivals still to play), otherwise throw the lowest; never overtake a partner who is
+  winning the baza; after winning the first baza lead low and keep the matas and piezas for the
+  last; a parda where it wins or saves the truque. With ``lookahead`` the rules' card is played
+  unless the simulation finds another clearly better.
 * **Stakes**: a bet is worth taking when it raises the chance of winning the juego, estimated by
   a race model of the score (``score``, ``target_falta``: la falta, Art. 6.16, and being close to
   the target make it careful when behind and bold when a win ends the juego).
@@ -39,9 +47,9 @@ flor_bet                  0.62     open the envite de flores when P(team's flor 
 flor_raise                0.78     revoke an envite de flores from this probability
 flor_falta                0.9      send / revoke la falta with the flores from this probability
 hide_reservada            True     keep a flor reservada unsung to play the pares (Arts. 10.14, 10.19)
-truco_challenge           0.7      say truco when P(team wins the truque) >= this
-truco_raise               0.84     retruco / panueve from this probability
-respect                   0.04     subtracted from its win probability per rival bet it answers
+truco_challenge           0.8      say truco when P(team wins the truque) >= this
+truco_raise               0.88     retruco / panueve from this probability
+respect                   0.08     subtracted from its win probability per rival bet it answers
                                    (an honest rival bets with good cards)
 defer                     0.06     team answers: with partners still to answer, accept only when
                                    this much surer; count each partner who declined before as -defer/2
@@ -102,9 +110,9 @@ class HeuristicConfig:
     flor_raise: float = 0.78
     flor_falta: float = 0.9
     hide_reservada: bool = True
-    truco_challenge: float = 0.7
-    truco_raise: float = 0.84
-    respect: float = 0.04
+    truco_challenge: float = 0.8
+    truco_raise: float = 0.88
+    respect: float = 0.08
     defer: float = 0.06
     accept_margin: float = 0.0
     equity_exponent: float = 1.5
