@@ -30,16 +30,29 @@ class PPOPolicy:
         self.greedy = greedy
         self.gen = torch.Generator().manual_seed(seed)
 
+    @classmethod
+    def from_agent(cls, agent, seed: int = 0, greedy: bool = False, name: str = "ppo") -> PPOPolicy:
+        """A bot playing a live ``train.ppo.Agent`` (the trainer's evaluations); no copy is made."""
+        self = cls.__new__(cls)
+        self.path, self.agent, self.name, self.greedy = None, agent, name, greedy
+        self.gen = torch.Generator().manual_seed(seed)
+        return self
+
+    def _inputs(self, observations, action_masks):
+        obs = np.asarray(observations)
+        if obs.dtype != np.int8:
+            raise ValueError(f"observations must be int8 (the env's), got {obs.dtype}")
+        obs = obs.reshape(-1, O.OBS_SIZE)
+        return obs, torch.as_tensor(np.asarray(action_masks).reshape(obs.shape[0], -1))
+
     @torch.no_grad()
     def action_probs(self, observations, action_masks) -> np.ndarray:
-        obs = torch.as_tensor(np.asarray(observations, dtype=np.float32).reshape(-1, O.OBS_SIZE))
-        mask = torch.as_tensor(np.asarray(action_masks).reshape(obs.shape[0], -1))
+        obs, mask = self._inputs(observations, action_masks)
         return torch.softmax(self.agent.logits(obs, mask), dim=-1).numpy()
 
     @torch.no_grad()
     def act_batch(self, observations, action_masks) -> np.ndarray:
-        obs = torch.as_tensor(np.asarray(observations, dtype=np.float32).reshape(-1, O.OBS_SIZE))
-        mask = torch.as_tensor(np.asarray(action_masks).reshape(obs.shape[0], -1))
+        obs, mask = self._inputs(observations, action_masks)
         if not (mask > 0).any(dim=1).all():
             raise ValueError("a row of the masks has no legal action")
         if self.greedy:

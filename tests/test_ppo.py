@@ -130,3 +130,81 @@ def test_trained_policy_as_gym_opponent_by_path(tmp_path):
         obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
         if terminated or truncated:
             obs, info = env.reset()
+
+
+def test_gae_passes_over_decisions_that_are_not_trained():
+    # seat 0 decides at step 0, is forced at step 2 (only one legal action): its step-0 decision
+    # earns what is scored after the forced move; the forced move gets no advantage of its own
+    seats = np.array([[0], [1], [0], [1]])
+    trained = np.array([[True], [True], [False], [True]])
+    rewards = np.zeros((4, 1, 8), dtype=np.float32)
+    rewards[3, 0, 0], rewards[3, 0, 1] = 1.0, -1.0
+    terminated = np.array([[False], [False], [False], [True]])
+    adv = np.zeros((4, 1), dtype=np.float32)
+    _gae(seats, trained, rewards, terminated, np.zeros((4, 1), dtype=np.float32),
+         np.zeros((1, 8), dtype=np.float32), 1.0, 1.0, adv)
+    assert adv[:, 0].tolist() == [1.0, -1.0, 0.0, -1.0]
+
+
+def test_evaluations_and_logs_are_written(tmp_path):
+    import json
+
+    run = train(_tiny(tmp_path, eval_every=2, eval_juegos=4, eval_opponents=("random",)))
+    assert run.update == 4
+    assert sorted(p.name for p in (tmp_path / "evals").iterdir()) == ["000002_random.json", "000004_random.json"]
+    report = json.loads((tmp_path / "evals" / "000004_random.json").read_text())
+    assert report["juegos"]["episodes"] == 4 and report["names"]["A"] == "ppo@4"
+    rows = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    evals = [r for r in rows if "eval/random/win_rate" in r]
+    assert [r["update"] for r in evals] == [2, 4]
+    assert 0.0 <= evals[-1]["eval/random/win_rate_lo95"] <= evals[-1]["eval/random/win_rate"] <= 1.0
+    train_rows = [r for r in rows if "loss/policy" in r]
+    assert len(train_rows) == 4 and all(r["perf/decisions_per_second"] > 0 for r in train_rows)
+    # forced single-option decisions are not trained on
+    assert all(0 < r["perf/trained_decisions"] < 16 * 8 for r in train_rows)
+    assert list((tmp_path / "tb").glob("events.out.tfevents.*"))
+    with pytest.raises(ValueError, match="unknown policy"):
+        train(_tiny(tmp_path / "x", eval_every=1, eval_opponents=("nobody",)))
+
+
+class _FirstLegal:
+    """A deterministic bot: always its lowest-numbered legal action (learnable from the bias alone)."""
+
+    def act_batch(self, obs, mask):
+        return mask.argmax(axis=1)
+
+
+def test_behaviour_cloning_learns_a_bot_and_warm_starts_ppo(tmp_path):
+    from train.bc import collect, fit, load_dataset, save_dataset
+    from train.ppo import Agent
+
+    data = collect(_FirstLegal(), team_size=1, decisions=3000, num_envs=32, seed=0)
+    assert (data["mask"].sum(axis=1) > 1).all()  # forced decisions are not kept
+    path = tmp_path / "bc.npz"
+    save_dataset(path, data)
+    loaded = load_dataset(path)
+    assert all(np.array_equal(loaded[k], data[k]) for k in data)
+    agent = Agent(32, True, seed=0)
+    assert fit(agent, loaded, epochs=3, batch_size=256, lr=3e-3, seed=0, log=lambda s: None) > 0.95
+
+    # a PPO run starting from the dataset, all of it critic warm-up: the actor stays the clone
+    cfg = _tiny(tmp_path / "run", bc_dataset=path, bc_epochs=3, bc_learning_rate=3e-3, value_warmup_updates=4)
+    clone = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed)
+    fit(clone, loaded, epochs=3, lr=3e-3, seed=cfg.seed, log=lambda s: None)
+    train(cfg)
+    model = _params(cfg.run_dir / "checkpoint.pt")
+    actor = {k: v for k, v in clone.state_dict().items() if k.startswith("actor")}
+    assert all(torch.equal(model[k], v) for k, v in actor.items())
+    assert not torch.equal(model["critic.1.weight"], clone.state_dict()["critic.1.weight"])
+
+
+def test_bad_datasets_are_clear_errors(tmp_path):
+    from train.bc import collect, load_dataset, save_dataset
+
+    data = collect(_FirstLegal(), team_size=1, decisions=50, num_envs=8, seed=0)
+    data["action"][0] = int(np.flatnonzero(data["mask"][0] == 0)[0])
+    save_dataset(tmp_path / "bad.npz", data)
+    with pytest.raises(ValueError, match="outside its mask"):
+        load_dataset(tmp_path / "bad.npz")
+    with pytest.raises(ValueError, match="does not exist"):
+        _tiny(tmp_path, bc_dataset=tmp_path / "missing.npz").validate()

@@ -19,6 +19,7 @@ trajectory, ``_gae`` below).
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import time
 from dataclasses import asdict, dataclass, field
@@ -29,12 +30,14 @@ import torch
 from numba import njit, prange
 from torch import nn
 
+from train import features as F
+from train.sparse_linear import SparseLinear
 from truque_env.engine import actions as A
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O
 from truque_env.vector import VectorEnv
 
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2  # 2: sparse feature input layers
 
 
 @dataclass
@@ -68,6 +71,13 @@ class PPOConfig:
     """normalise value targets with running statistics"""
     hidden: int = 256
     centralized_critic: bool = True
+    value_warmup_updates: int = 0
+    """updates at the start that train the critic only (for a cloned actor)"""
+    # warm start by behaviour cloning (train/bc.py)
+    bc_dataset: Path | None = None
+    """a bot's decisions (python -m train.bc ...) cloned into the actor before a fresh run"""
+    bc_epochs: int = 2
+    bc_learning_rate: float = 1e-3
     # self-play pool
     pool_size: int = 8
     snapshot_every: int = 20
@@ -83,18 +93,32 @@ class PPOConfig:
     """continue the run in run_dir from its checkpoint"""
     log_every: int = 5
     progress: bool = True
+    tensorboard: bool = True
+    """write TensorBoard logs to run_dir/tb (metrics.jsonl is always written)"""
+    eval_every: int = 0
+    """updates between evaluations against eval_opponents (0: never)"""
+    eval_juegos: int = 200
+    eval_opponents: tuple[str, ...] = ("heuristic", "random")
 
     def validate(self) -> None:
         if self.episode not in ("mano", "juego", "partida"):
             raise ValueError(f"episode must be mano, juego or partida, got {self.episode!r}")
         for name in ("num_envs", "num_steps", "total_decisions", "num_minibatches", "update_epochs", "hidden",
-                     "pool_size", "snapshot_every", "checkpoint_every", "log_every", "torch_threads"):
+                     "pool_size", "snapshot_every", "checkpoint_every", "log_every", "torch_threads", "eval_juegos",
+                     "bc_epochs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
         if not 0.0 <= self.p_latest <= 1.0:
             raise ValueError(f"p_latest must be in [0, 1], got {self.p_latest!r}")
-        if (self.num_envs * self.num_steps) % self.num_minibatches:
-            raise ValueError("num_envs * num_steps must be divisible by num_minibatches")
+        if self.eval_every < 0 or self.value_warmup_updates < 0:
+            raise ValueError("eval_every and value_warmup_updates must be >= 0")
+        if self.eval_every:
+            from agents.registry import load_policy
+
+            for name in self.eval_opponents:
+                load_policy(name)  # an unknown bot fails now, not after an hour of training
+        if self.bc_dataset is not None and not Path(self.bc_dataset).exists():
+            raise ValueError(f"bc_dataset {str(self.bc_dataset)!r} does not exist")
 
     @classmethod
     def from_toml(cls, path: Path, **overrides) -> PPOConfig:
@@ -110,8 +134,11 @@ class PPOConfig:
         if unknown:
             raise ValueError(f"{path}: unknown settings {unknown}; known: {sorted(known)}")
         data.update(overrides)
-        if "run_dir" in data:
-            data["run_dir"] = Path(data["run_dir"])
+        for key in ("run_dir", "bc_dataset"):
+            if data.get(key) is not None:
+                data[key] = Path(data[key])
+        if "eval_opponents" in data:
+            data["eval_opponents"] = tuple(data["eval_opponents"])
         cfg = cls(**data)
         cfg.validate()
         return cfg
@@ -122,48 +149,74 @@ class PPOConfig:
 
 
 class Agent(nn.Module):
-    """An MLP actor on the observation; an MLP critic on the observation (+ every hand)."""
+    """An MLP actor on the observation's features; an MLP critic on them (+ every hand).
+
+    The first layer of each reads the sparse features (``train.features``: the one-hot history,
+    scaled counts) through ``SparseLinear``; then tanh MLPs. Inputs are int8 observations (and
+    hidden hands, ``observe_hidden``) or their CSR rows, never floats.
+    """
 
     def __init__(self, hidden: int, centralized_critic: bool, seed: int = 0):
         super().__init__()
         init_gen = torch.Generator().manual_seed(seed)  # no global RNG, even for the initial weights
         self.centralized_critic = centralized_critic
-        critic_in = O.OBS_SIZE + (O.HIDDEN_SIZE if centralized_critic else 0)
 
-        def mlp(n_in, n_out, out_std):
-            layers = [nn.Linear(n_in, hidden), nn.Tanh(), nn.Linear(hidden, hidden), nn.Tanh(), nn.Linear(hidden, n_out)]
-            for layer in layers:
-                if isinstance(layer, nn.Linear):
-                    nn.init.orthogonal_(layer.weight, np.sqrt(2), generator=init_gen)
-                    nn.init.zeros_(layer.bias)
+        def body(n_out, out_std):
+            layers = [nn.Tanh(), nn.Linear(hidden, hidden), nn.Tanh(), nn.Linear(hidden, n_out)]
+            for layer in layers[1::2]:
+                nn.init.orthogonal_(layer.weight, np.sqrt(2), generator=init_gen)
+                nn.init.zeros_(layer.bias)
             nn.init.orthogonal_(layers[-1].weight, out_std, generator=init_gen)
             return nn.Sequential(*layers)
 
-        self.actor = mlp(O.OBS_SIZE, A.NUM_ACTIONS, 0.01)
-        self.critic = mlp(critic_in, 1, 1.0)
+        self.actor_in = SparseLinear(F.NUM_FEATURES, hidden, generator=init_gen)
+        self.actor = body(A.NUM_ACTIONS, 0.01)
+        critic_in = F.CRITIC_FEATURES if centralized_critic else F.NUM_FEATURES
+        self.critic_in = SparseLinear(critic_in, hidden, generator=init_gen)
+        self.critic = body(1, 1.0)
+
+    def actor_parameters(self):
+        return [*self.actor_in.parameters(), *self.actor.parameters()]
+
+    # CSR rows in (the trainer builds them once per batch) ------------------------------------
+    def logits_csr(self, csr, mask):
+        # illegal actions get -inf: never sampled, no probability mass, no gradient
+        return self.actor(self.actor_in(csr)).masked_fill(mask == 0, float("-inf"))
+
+    def value_csr(self, csr):
+        return self.critic(self.critic_in(csr)).squeeze(-1)
+
+    def critic_csr(self, obs: np.ndarray, hidden: np.ndarray):
+        return F.to_csr(obs, hidden if self.centralized_critic else None)
+
+    # int8 arrays in ----------------------------------------------------------------------------
+    def logits(self, obs, mask):
+        return self.logits_csr(F.to_csr(_np(obs)), torch.as_tensor(mask))
 
     def value(self, obs, hidden):
-        x = torch.cat([obs, hidden], dim=-1) if self.centralized_critic else obs
-        return self.critic(x).squeeze(-1)
-
-    def logits(self, obs, mask):
-        # illegal actions get -inf: never sampled, no probability mass, no gradient
-        return self.actor(obs).masked_fill(mask == 0, float("-inf"))
+        return self.value_csr(self.critic_csr(_np(obs), _np(hidden)))
 
     def act(self, obs, mask, generator=None):
-        logits = self.logits(obs, mask)
-        probs = torch.softmax(logits, dim=-1)
-        action = torch.multinomial(probs, 1, generator=generator).squeeze(-1)
-        logp = torch.log_softmax(logits, dim=-1).gather(-1, action[:, None]).squeeze(-1)
-        return action, logp
+        return sample(self.logits(obs, mask), generator)
 
-    def evaluate(self, obs, mask, action, hidden):
-        logits = self.logits(obs, mask)
-        logp_all = torch.log_softmax(logits, dim=-1)
-        logp = logp_all.gather(-1, action[:, None]).squeeze(-1)
-        p = logp_all.exp()
-        entropy = -(p * logp_all.masked_fill(mask == 0, 0.0)).sum(-1)
-        return logp, entropy, self.value(obs, hidden)
+
+def _np(x) -> np.ndarray:
+    return x.numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
+
+
+def sample(logits, generator=None):
+    """An action from masked logits, and its log-probability."""
+    action = torch.multinomial(torch.softmax(logits, dim=-1), 1, generator=generator).squeeze(-1)
+    logp = torch.log_softmax(logits, dim=-1).gather(-1, action[:, None]).squeeze(-1)
+    return action, logp
+
+
+def evaluate_actions(logits, mask, action):
+    """Log-probabilities of ``action`` and the entropy of the masked distribution."""
+    logp_all = torch.log_softmax(logits, dim=-1)
+    logp = logp_all.gather(-1, action[:, None]).squeeze(-1)
+    entropy = -(logp_all.exp() * logp_all.masked_fill(mask == 0, 0.0)).sum(-1)
+    return logp, entropy
 
 
 # ------------------------------------------------------------------------------------------
@@ -171,11 +224,14 @@ class Agent(nn.Module):
 
 
 @njit(cache=True, parallel=True)
-def _gae(seats, learner, rewards, terminated, values, last_values, gamma, lam, adv):
-    """Advantages of the learner's decisions; a seat's decision is credited until its next one.
+def _gae(seats, trained, rewards, terminated, values, last_values, gamma, lam, adv):
+    """Advantages of the trained decisions; a seat's decision is credited until its next one.
 
     ``seats[t, i]`` acted at step t on table i; ``rewards[t, i, q]`` and ``terminated[t, i]``
     came out of that step. ``last_values[i, q]`` bootstraps what is left after the rollout.
+    Decisions that are not trained (forced single-option moves, a frozen opponent's) are part
+    of the environment: the rewards after them keep running to the seat's previous decision.
+    (A seat is trained or frozen for a whole rollout, so a frozen seat's chain is never read.)
     """
     T, N = seats.shape
     for i in prange(N):
@@ -189,16 +245,12 @@ def _gae(seats, learner, rewards, terminated, values, last_values, gamma, lam, a
                     next_v = 0.0
                     next_adv = 0.0
                 acc += rewards[t, i, q]
-                if seats[t, i] == q:
-                    if learner[t, i]:
-                        delta = acc + gamma * next_v - values[t, i]
-                        a = delta + gamma * lam * next_adv
-                        adv[t, i] = a
-                        next_adv = a
-                        next_v = values[t, i]
-                    else:
-                        next_adv = 0.0
-                        next_v = values[t, i]
+                if seats[t, i] == q and trained[t, i]:
+                    delta = acc + gamma * next_v - values[t, i]
+                    a = delta + gamma * lam * next_adv
+                    adv[t, i] = a
+                    next_adv = a
+                    next_v = values[t, i]
                     acc = 0.0
 
 
@@ -249,6 +301,10 @@ class RunState:
     pool: list = field(default_factory=list)  # snapshot state_dicts
 
 
+def _denorm(v: np.ndarray, cfg: PPOConfig, stats) -> np.ndarray:
+    return v * np.sqrt(stats[1]) + stats[0] if cfg.norm_values else v
+
+
 def train(cfg: PPOConfig) -> RunState:
     cfg.validate()
     torch.set_num_threads(cfg.torch_threads)
@@ -264,7 +320,7 @@ def train(cfg: PPOConfig) -> RunState:
     opponent = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5)
     run = RunState()
-    ret_mean, ret_var = 0.0, 1.0
+    ret_stats = (0.0, 1.0)  # running mean and variance of the returns (value normalisation)
 
     if cfg.resume:
         ckpt = load_checkpoint(ckpt_path, cfg)
@@ -279,117 +335,140 @@ def train(cfg: PPOConfig) -> RunState:
         env.obs[:] = ckpt["env_obs"].numpy()
         env.seat[:] = ckpt["env_seat"].numpy()
         env.team[:] = env.seat % 2
-        ret_mean, ret_var = ckpt["ret_stats"]
+        ret_stats = tuple(ckpt["ret_stats"])
         obs_np, mask_np, seat_np = env.obs, env.mask, env.seat
+    elif cfg.bc_dataset is not None:  # warm start: clone a bot's decisions into the actor
+        from train.bc import fit, load_dataset
+
+        fit(agent, load_dataset(cfg.bc_dataset), epochs=cfg.bc_epochs, lr=cfg.bc_learning_rate, seed=cfg.seed)
     if not run.pool:
         run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
+    log = _Log(cfg, resumed=cfg.resume)
 
     T, N = cfg.num_steps, cfg.num_envs
     batch = T * N
     num_updates = -(-cfg.total_decisions // batch)
-    b_obs = torch.zeros((T, N, O.OBS_SIZE))
-    b_hidden = torch.zeros((T, N, O.HIDDEN_SIZE))
-    b_mask = torch.zeros((T, N, A.NUM_ACTIONS), dtype=torch.uint8)
-    b_action = torch.zeros((T, N), dtype=torch.long)
-    b_logp = torch.zeros((T, N))
+    # the trained decisions of a rollout, packed (at most T * N of them)
+    s_obs = np.zeros((batch, O.OBS_SIZE), dtype=np.int8)
+    s_hidden = np.zeros((batch, O.HIDDEN_SIZE), dtype=np.int8)
+    s_mask = np.zeros((batch, A.NUM_ACTIONS), dtype=np.uint8)
+    s_action = np.zeros(batch, dtype=np.int64)
+    s_logp = np.zeros(batch, dtype=np.float32)
+    s_t = np.zeros(batch, dtype=np.int64)
+    s_i = np.zeros(batch, dtype=np.int64)
+    # per (step, table)
     b_value = np.zeros((T, N), dtype=np.float32)
     b_seat = np.zeros((T, N), dtype=np.int64)
-    b_learner = np.zeros((T, N), dtype=np.bool_)
+    b_trained = np.zeros((T, N), dtype=np.bool_)
     b_rew = np.zeros((T, N, L.MAX_PLAYERS), dtype=np.float32)
     b_term = np.zeros((T, N), dtype=np.bool_)
     hidden_np = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
     progress = _progress(cfg, num_updates, run.update)
-    t_start = time.perf_counter()
-    decisions_at_start = run.decisions
+    train_seconds, decisions_at_start = 0.0, run.decisions
 
     while run.update < num_updates:
-        if cfg.anneal_lr:
-            optimizer.param_groups[0]["lr"] = cfg.learning_rate * (1.0 - run.update / num_updates)
+        t_update = time.perf_counter()
+        lr = cfg.learning_rate * (1.0 - run.update / num_updates) if cfg.anneal_lr else cfg.learning_rate
+        optimizer.param_groups[0]["lr"] = lr
         # which team the learner holds at each table, and who holds the other team
         learner_team = (np.arange(N) + run.update) % 2
         self_play = np_rng.random(N) < cfg.p_latest
         opponent.load_state_dict(run.pool[int(np_rng.integers(len(run.pool)))])
 
-        # ---- rollout -------------------------------------------------------------------
+        # ---- rollout: only decisions with a choice go through a network ------------------
+        m = 0
         for t in range(T):
+            choice = (mask_np != 0).sum(axis=1) > 1
             learner = self_play | (seat_np % 2 == learner_team)
-            O.observe_hidden_seats(env.states, seat_np, hidden_np)
-            obs = torch.from_numpy(obs_np).float()
-            hid = torch.from_numpy(hidden_np).float()
-            mask = torch.from_numpy(mask_np)
+            action = mask_np.argmax(axis=1)  # a forced move: its only legal action
+            li = np.flatnonzero(choice & learner)
+            fi = np.flatnonzero(choice & ~learner)
             with torch.no_grad():
-                action, logp = agent.act(obs, mask, gen)
-                value = agent.value(obs, hid)
-                if not learner.all():
-                    idx = torch.from_numpy(np.flatnonzero(~learner))
-                    action[idx], _ = opponent.act(obs[idx], mask[idx], gen)
-            b_obs[t], b_hidden[t], b_mask[t], b_action[t], b_logp[t] = obs, hid, mask, action, logp
-            b_value[t] = value.numpy() * np.sqrt(ret_var) + ret_mean if cfg.norm_values else value.numpy()
-            b_seat[t], b_learner[t] = seat_np, learner
-            obs_np, mask_np, seat_np, rew, term, _ = env.step(action.numpy())
+                if li.size:
+                    if cfg.centralized_critic:
+                        O.observe_hidden_seats(env.states, seat_np, hidden_np)
+                    o, h, mk = obs_np[li], hidden_np[li], mask_np[li]
+                    a, logp = sample(agent.logits_csr(F.to_csr(o), torch.from_numpy(mk)), gen)
+                    v = agent.value_csr(agent.critic_csr(o, h)).numpy()
+                    k = slice(m, m + li.size)
+                    s_obs[k], s_hidden[k], s_mask[k], s_action[k], s_logp[k] = o, h, mk, a.numpy(), logp.numpy()
+                    s_t[k], s_i[k] = t, li
+                    b_value[t, li] = _denorm(v, cfg, ret_stats)
+                    action[li] = s_action[k]
+                    m += li.size
+                if fi.size:
+                    a, _ = sample(opponent.logits_csr(F.to_csr(obs_np[fi]), torch.from_numpy(mask_np[fi])), gen)
+                    action[fi] = a.numpy()
+            b_seat[t], b_trained[t] = seat_np, choice & learner
+            obs_np, mask_np, seat_np, rew, term, _ = env.step(action)
             b_rew[t], b_term[t] = rew, term
         run.decisions += batch
 
         # ---- advantages ----------------------------------------------------------------
         last_values = np.zeros((N, L.MAX_PLAYERS), dtype=np.float32)
+        o_q = np.zeros((N, O.OBS_SIZE), dtype=np.int8)
+        h_q = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
         with torch.no_grad():
             for q in range(2 * cfg.team_size):
-                seats_q = np.full(N, q, dtype=np.int64)
-                o_q = np.zeros((N, O.OBS_SIZE), dtype=np.int8)
-                h_q = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
-                O.observe_seats(env.states, env.hists, seats_q, o_q, h_q)
-                v = agent.value(torch.from_numpy(o_q).float(), torch.from_numpy(h_q).float()).numpy()
-                last_values[:, q] = v * np.sqrt(ret_var) + ret_mean if cfg.norm_values else v
+                O.observe_seats(env.states, env.hists, np.full(N, q, dtype=np.int64), o_q, h_q)
+                last_values[:, q] = _denorm(agent.value_csr(agent.critic_csr(o_q, h_q)).numpy(), cfg, ret_stats)
         adv = np.zeros((T, N), dtype=np.float32)
-        _gae(b_seat, b_learner, b_rew, b_term, b_value, last_values, cfg.gamma, cfg.gae_lambda, adv)
-        returns = adv + b_value
-        sel = b_learner.reshape(-1)
-        if cfg.norm_values:  # running statistics of the returns (value normalisation)
-            r = returns.reshape(-1)[sel]
-            ret_mean = 0.99 * ret_mean + 0.01 * float(r.mean())
-            ret_var = 0.99 * ret_var + 0.01 * float(r.var() + 1e-8)
-        keep = torch.from_numpy(np.flatnonzero(sel))  # the learner's decisions only
-        f_obs, f_hidden, f_mask, f_action, f_logp, f_adv, f_ret = (
-            x.reshape((batch,) + tuple(x.shape[2:]))[keep]
-            for x in (b_obs, b_hidden, b_mask, b_action, b_logp, torch.from_numpy(adv), torch.from_numpy(returns))
-        )
+        _gae(b_seat, b_trained, b_rew, b_term, b_value, last_values, cfg.gamma, cfg.gae_lambda, adv)
+        f_adv = adv[s_t[:m], s_i[:m]]
+        f_ret = f_adv + b_value[s_t[:m], s_i[:m]]
         if cfg.norm_values:
-            f_ret = (f_ret - ret_mean) / np.sqrt(ret_var)
+            mean = 0.99 * ret_stats[0] + 0.01 * float(f_ret.mean())
+            ret_stats = (mean, 0.99 * ret_stats[1] + 0.01 * float(f_ret.var() + 1e-8))
+            f_ret = (f_ret - ret_stats[0]) / np.sqrt(ret_stats[1])
+        f_adv, f_ret = torch.from_numpy(f_adv), torch.from_numpy(f_ret.astype(np.float32))
+        f_action, f_logp = torch.from_numpy(s_action[:m]), torch.from_numpy(s_logp[:m])
 
         # ---- PPO update ----------------------------------------------------------------
-        n_samples = f_obs.shape[0]
-        mb_size = max(1, n_samples // cfg.num_minibatches)
+        mb_size = max(1, m // cfg.num_minibatches)
+        warmup = run.update < cfg.value_warmup_updates  # a cloned actor waits for its critic
         stats = {}
         for _ in range(cfg.update_epochs):
-            perm = torch.randperm(n_samples, generator=gen)
-            for start in range(0, n_samples - mb_size + 1, mb_size):  # whole minibatches only
+            perm = torch.randperm(m, generator=gen).numpy()
+            for start in range(0, m - mb_size + 1, mb_size):  # whole minibatches only
                 mb = perm[start : start + mb_size]
-                logp, entropy, value = agent.evaluate(f_obs[mb], f_mask[mb], f_action[mb], f_hidden[mb])
-                ratio = (logp - f_logp[mb]).exp()
+                mk = torch.from_numpy(s_mask[mb])
+                logp, entropy = evaluate_actions(agent.logits_csr(F.to_csr(s_obs[mb]), mk), mk, f_action[mb])
+                value = agent.value_csr(agent.critic_csr(s_obs[mb], s_hidden[mb]))
+                logratio = logp - f_logp[mb]
+                ratio = logratio.exp()
                 a = f_adv[mb]
                 a = (a - a.mean()) / (a.std(unbiased=False) + 1e-8)
                 pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
                 v_loss = 0.5 * ((value - f_ret[mb]) ** 2).mean()
                 ent = entropy.mean()
-                loss = pg_loss - cfg.ent_coef * ent + cfg.vf_coef * v_loss
+                loss = cfg.vf_coef * v_loss if warmup else pg_loss - cfg.ent_coef * ent + cfg.vf_coef * v_loss
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
                 optimizer.step()
-                stats = {"loss/policy": pg_loss.item(), "loss/value": v_loss.item(), "entropy": ent.item(),
-                         "clipfrac": ((ratio - 1).abs() > cfg.clip_coef).float().mean().item()}
+                with torch.no_grad():
+                    stats = {"loss/policy": pg_loss.item(), "loss/value": v_loss.item(), "loss/entropy": ent.item(),
+                             "loss/approx_kl": ((ratio - 1) - logratio).mean().item(),
+                             "loss/clipfrac": ((ratio - 1).abs() > cfg.clip_coef).float().mean().item()}
         run.update += 1
+        train_seconds += time.perf_counter() - t_update
 
-        # ---- pool, logs, checkpoints -----------------------------------------------------
+        # ---- pool, logs, evaluation, checkpoints -----------------------------------------
         if run.update % cfg.snapshot_every == 0:
             run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
             run.pool = run.pool[-cfg.pool_size :]
-        sps = (run.decisions - decisions_at_start) / (time.perf_counter() - t_start)
+        sps = (run.decisions - decisions_at_start) / train_seconds
+        stats.update({"perf/decisions_per_second": sps, "perf/trained_decisions": m,
+                      "perf/trained_share": m / batch, "charts/learning_rate": lr,
+                      "charts/return_mean": ret_stats[0], "charts/return_std": float(np.sqrt(ret_stats[1]))})
+        log.scalars(run, stats)
         if progress is not None:
             progress.update(run.update, sps, stats)
         elif run.update % cfg.log_every == 0:
             print(f"update {run.update}/{num_updates} decisions {run.decisions:,} SPS {sps:,.0f} "
-                  + " ".join(f"{k} {v:.3f}" for k, v in stats.items()))
+                  + " ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in stats.items() if k.startswith("loss")))
+        if cfg.eval_every and (run.update % cfg.eval_every == 0 or run.update == num_updates):
+            log.evaluation(run, agent)
         if run.update % cfg.checkpoint_every == 0 or run.update == num_updates:
             save_checkpoint(ckpt_path, {
                 "format": "truque_env.ppo", "version": CHECKPOINT_VERSION, "config": _config_dict(cfg),
@@ -398,11 +477,85 @@ def train(cfg: PPOConfig) -> RunState:
                 "torch_rng": gen.get_state(), "numpy_rng": np_rng.bit_generator.state,
                 "env_states": torch.from_numpy(env.states.copy()), "env_hists": torch.from_numpy(env.hists.copy()),
                 "env_mask": torch.from_numpy(env.mask.copy()), "env_obs": torch.from_numpy(env.obs.copy()),
-                "env_seat": torch.from_numpy(env.seat.copy()), "ret_stats": (ret_mean, ret_var),
+                "env_seat": torch.from_numpy(env.seat.copy()), "ret_stats": ret_stats,
             })
+            log.flush()
     if progress is not None:
         progress.close()
+    log.close()
     return run
+
+
+class _Log:
+    """TensorBoard scalars (``run_dir/tb``) and the same numbers as JSON lines (``run_dir/metrics.jsonl``).
+
+    Evaluations against fixed bots (``eval_opponents``) use the duplicate-deal evaluator
+    (``train.evaluate.play_match``); each full report is kept as ``run_dir/evals/<update>_<bot>.json``.
+    """
+
+    def __init__(self, cfg: PPOConfig, resumed: bool):
+        self.cfg = cfg
+        cfg.run_dir.mkdir(parents=True, exist_ok=True)
+        self.lines = open(cfg.run_dir / "metrics.jsonl", "a" if resumed else "w")
+        self.tb = None
+        if cfg.tensorboard:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self.tb = SummaryWriter(str(cfg.run_dir / "tb"))
+        self.t0 = time.time()
+
+    def scalars(self, run: RunState, values: dict) -> None:
+        row = {"update": run.update, "decisions": run.decisions, "wall_seconds": time.time() - self.t0, **values}
+        self.lines.write(json.dumps(row) + "\n")
+        if self.tb is not None:
+            for k, v in values.items():
+                self.tb.add_scalar(k, v, run.decisions)
+
+    def evaluation(self, run: RunState, agent: Agent) -> None:
+        from agents.ppo_policy import PPOPolicy
+        from agents.registry import load_policy
+        from train.evaluate import play_match
+
+        cfg = self.cfg
+        learner = PPOPolicy.from_agent(agent, seed=cfg.seed + run.update, name=f"ppo@{run.update}")
+        for name in cfg.eval_opponents:
+            report = play_match(learner, load_policy(name, seed=cfg.seed + run.update), team_size=cfg.team_size,
+                                episodes=cfg.eval_juegos, target=cfg.target, senas_per_mano=cfg.senas_per_mano,
+                                p_intercept=cfg.p_intercept, num_envs=min(256, 2 * -(-cfg.eval_juegos // 2)),
+                                seed=cfg.seed * 7919 + run.update, bootstrap=200)
+            report.save(cfg.run_dir / "evals" / f"{run.update:06d}_{name}.json")
+            self.scalars(run, {f"eval/{name}/{k}": v for k, v in eval_summary(report).items()})
+
+    def flush(self) -> None:
+        self.lines.flush()
+        if self.tb is not None:
+            self.tb.flush()
+
+    def close(self) -> None:
+        self.flush()
+        self.lines.close()
+        if self.tb is not None:
+            self.tb.close()
+
+
+def eval_summary(report) -> dict:
+    """The scalars logged from an evaluation report: side A (the learner) against the bot."""
+    j = report.juegos
+    lo, hi = j["wilson95"] or (float("nan"), float("nan"))
+    out = {"win_rate": j["win_rate_A"], "win_rate_lo95": lo, "win_rate_hi95": hi}
+    for source, v in report.chinas_per_mano["A"].items():
+        out[f"chinas_per_mano/{source}"] = v["mean"]
+    for kind in ("pares", "truco"):
+        b = report.bluffs["A"][kind]
+        out[f"bluff/{kind}_bet_when_weak"] = b["bet_when_weak"]["rate"]
+        out[f"bluff/{kind}_weak_refused"] = b["weak_refused"]["rate"]
+        out[f"bluff/{kind}_weak_per_mano"] = b["weak_per_mano"]
+    senas = [v for v in report.senas["A"].values() if isinstance(v, dict) and "count" in v]
+    made = sum(v["count"] for v in senas)
+    honest = sum(v["honest"]["count"] for v in senas if "honest" in v)
+    out["senas/per_mano"] = made / max(1, report.manos)
+    out["senas/honest_rate"] = honest / made if made else float("nan")
+    return {k: (float("nan") if v is None else float(v)) for k, v in out.items()}
 
 
 class _progress:

@@ -1,0 +1,91 @@
+"""The network's sparse input: features of the observation, and the sparse first layer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from train import features as F
+from train.sparse_linear import SparseLinear
+from truque_env.engine import actions as A
+from truque_env.engine import observation as O
+from truque_env.vector import VectorEnv
+
+
+def _observations(team_size=3, steps=60, n=32, seed=0):
+    env = VectorEnv(n, team_size=team_size, seed=seed)
+    obs, mask, *_ = env.reset()
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(steps):
+        out.append(obs.copy())
+        p = mask / mask.sum(axis=1, keepdims=True)
+        obs, mask, *_ = env.step((p.cumsum(axis=1) > rng.random((n, 1))).argmax(axis=1))
+    return np.concatenate(out)
+
+
+def test_features_copy_the_observation_and_one_hot_the_history():
+    obs = _observations()
+    x = F.dense(obs)
+    assert x.shape == (obs.shape[0], F.NUM_FEATURES)
+    head = obs[:, : F.HISTORY_START].astype(np.float32) * F.SCALE
+    assert np.allclose(x[:, : F.HISTORY_START], head)
+    hist = x[:, F.HISTORY_BASE :].reshape(obs.shape[0], F.HISTORY_LEN, F.ENTRY_WIDTH)
+    raw = obs[:, F.HISTORY_START :].reshape(obs.shape[0], F.HISTORY_LEN, 2).astype(np.int64)
+    filled = raw[:, :, 1] > 0
+    assert filled.any()  # random play says words
+    # a filled entry: exactly one seat and one action set, the ones the raw entry names
+    assert (hist[:, :, : 8].sum(axis=2) == filled).all() and (hist[:, :, 8:].sum(axis=2) == filled).all()
+    r, e = np.nonzero(filled)
+    assert (hist[r, e, raw[r, e, 0] - 1] == 1).all()
+    assert (hist[r, e, 8 + raw[r, e, 1] - 1] == 1).all()
+    scaled = F.SCALE < 1
+    assert x[:, : F.HISTORY_START][:, scaled].max() <= 1.5  # chinas and stakes scaled to about [0, 1]
+    assert x.max() <= 8  # the rest: one-hots, flags and counts of words
+    assert 0 < x[:, O.SLICES["score"][0]].max()
+
+
+def test_critic_features_append_the_hidden_hands():
+    obs = _observations(team_size=2, steps=5)
+    hidden = (np.arange(obs.shape[0] * O.HIDDEN_SIZE).reshape(obs.shape[0], -1) % 7 == 0).astype(np.int8)
+    x = F.dense(obs, hidden)
+    assert x.shape == (obs.shape[0], F.CRITIC_FEATURES)
+    assert np.array_equal(x[:, F.NUM_FEATURES :], hidden)
+    assert np.array_equal(x[:, : F.NUM_FEATURES], F.dense(obs))
+
+
+def test_bad_inputs_are_clear_errors():
+    with pytest.raises(ValueError, match="int8 observations"):
+        F.to_csr(np.zeros((2, O.OBS_SIZE), dtype=np.float32))
+    with pytest.raises(ValueError, match="hidden hands"):
+        F.to_csr(np.zeros((2, O.OBS_SIZE), dtype=np.int8), np.zeros((3, O.HIDDEN_SIZE), dtype=np.int8))
+    layer = SparseLinear(10, 4)
+    with pytest.raises(ValueError, match="outside"):
+        layer((np.array([0, 1]), np.array([10]), np.array([1.0], dtype=np.float32)))
+
+
+def test_sparse_layer_equals_the_dense_layer_in_value_and_gradient():
+    obs = _observations(steps=20)
+    gen = torch.Generator().manual_seed(0)
+    layer = SparseLinear(F.NUM_FEATURES, 16, generator=gen)
+    with torch.no_grad():
+        layer.bias.normal_(generator=gen)
+    weight = layer.weight.detach().clone().requires_grad_()
+    bias = layer.bias.detach().clone().requires_grad_()
+    y_sparse = layer(F.to_csr(obs))
+    y_dense = torch.from_numpy(F.dense(obs)) @ weight + bias
+    assert torch.allclose(y_sparse, y_dense, atol=1e-4)
+    g = torch.randn(y_dense.shape, generator=gen)
+    (y_sparse * g).sum().backward()
+    (y_dense * g).sum().backward()
+    assert torch.allclose(layer.weight.grad, weight.grad, atol=1e-3)
+    assert torch.allclose(layer.bias.grad, bias.grad, atol=1e-4)
+    assert layer.weight.grad[F.NUM_FEATURES - 1].abs().sum() >= 0  # shape (in, out)
+    # an empty row is the bias alone
+    empty = layer((np.array([0, 0]), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)))
+    assert torch.equal(empty[0], layer.bias.detach())
+
+
+def test_actions_fit_the_history_one_hot():
+    assert F.ENTRY_WIDTH == 8 + A.NUM_ACTIONS

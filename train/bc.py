@@ -1,0 +1,124 @@
+"""Behaviour cloning: a warm start for PPO from a bot's decisions (as AlphaStar and Suphx do).
+
+``collect`` plays a bot at every seat of a ``VectorEnv`` and keeps its decisions that had a
+choice (forced single-option decisions teach nothing); ``fit`` trains the actor of a
+``train.ppo.Agent`` by maximum likelihood on them (masked cross-entropy). The result starts a
+PPO run through ``PPOConfig.init_from`` (a file written by ``save_dataset``/``fit`` is not a
+checkpoint; the PPO trainer writes those).
+
+    python -m train.bc --policy heuristic --team-size 3 --decisions 1000000 --out runs/bc/heuristic_3v3.npz
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from train.features import to_csr
+from truque_env.engine import actions as A
+from truque_env.engine import observation as O
+from truque_env.vector import VectorEnv
+
+
+def collect(policy, team_size: int, decisions: int, num_envs: int = 256, seed: int = 0, target: int = 30,
+            p_intercept: float = 0.1, progress: bool = False) -> dict[str, np.ndarray]:
+    """``decisions`` decisions of ``policy`` (an object with ``act_batch``) playing every seat."""
+    env = VectorEnv(num_envs, team_size=team_size, target=target, episode="juego", p_intercept=p_intercept,
+                    seed=seed)
+    obs, mask, _, _ = env.reset()
+    out_obs = np.empty((decisions, O.OBS_SIZE), dtype=np.int8)
+    out_mask = np.empty((decisions, A.NUM_ACTIONS), dtype=np.uint8)
+    out_action = np.empty(decisions, dtype=np.int64)
+    n, t0 = 0, time.perf_counter()
+    while n < decisions:
+        action = np.asarray(policy.act_batch(obs, mask), dtype=np.int64)
+        keep = np.flatnonzero(mask.sum(axis=1) > 1)[: decisions - n]
+        out_obs[n : n + keep.size] = obs[keep]
+        out_mask[n : n + keep.size] = mask[keep]
+        out_action[n : n + keep.size] = action[keep]
+        n += keep.size
+        obs, mask, *_ = env.step(action)
+        if progress:
+            print(f"\r{n:,} decisions, {n / (time.perf_counter() - t0):,.0f}/s", end="", flush=True)
+    if progress:
+        print()
+    return {"obs": out_obs, "mask": out_mask, "action": out_action}
+
+
+def save_dataset(path: Path, data: dict[str, np.ndarray]) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp.npz")
+    np.savez(tmp, **data)
+    os.replace(tmp, path)
+
+
+def load_dataset(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path, allow_pickle=False) as f:
+        data = {k: f[k] for k in ("obs", "mask", "action")}
+    n = data["action"].shape[0]
+    if data["obs"].shape != (n, O.OBS_SIZE) or data["mask"].shape != (n, A.NUM_ACTIONS):
+        raise ValueError(f"{path}: arrays of the wrong shape for this observation ({O.OBS_SIZE}) and actions")
+    if not (data["mask"][np.arange(n), data["action"]] == 1).all():
+        raise ValueError(f"{path}: an action outside its mask")
+    return data
+
+
+def fit(agent, data: dict[str, np.ndarray], epochs: int = 2, batch_size: int = 1024, lr: float = 1e-3,
+        seed: int = 0, log=print) -> float:
+    """Masked cross-entropy of the actor on the data; returns the last epoch's accuracy."""
+    gen = torch.Generator().manual_seed(seed)
+    opt = torch.optim.Adam(agent.actor_parameters(), lr=lr)
+    obs, mask, action = data["obs"], torch.from_numpy(data["mask"]), torch.from_numpy(data["action"])
+    n = action.shape[0]
+    acc = 0.0
+    for epoch in range(epochs):
+        perm = torch.randperm(n, generator=gen).numpy()
+        correct, total, loss_sum = 0, 0, 0.0
+        for start in range(0, n, batch_size):
+            mb = perm[start : start + batch_size]
+            logits = agent.logits_csr(to_csr(obs[mb]), mask[mb])
+            loss = nn.functional.cross_entropy(logits, action[mb])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            correct += int((logits.argmax(-1) == action[mb]).sum())
+            total += mb.size
+            loss_sum += loss.item() * mb.size
+        acc = correct / total
+        log(f"bc epoch {epoch + 1}/{epochs}: loss {loss_sum / total:.4f} accuracy {acc:.3f}")
+    return acc
+
+
+@dataclass
+class BCCollectConfig:
+    """Collect a bot's decisions for behaviour cloning."""
+
+    policy: str = "heuristic"
+    team_size: int = 3
+    decisions: int = 1_000_000
+    num_envs: int = 256
+    seed: int = 0
+    out: Path = Path("runs/bc/heuristic_3v3.npz")
+
+
+def main(argv=None):
+    import tyro
+
+    from agents.registry import load_policy
+
+    cfg = tyro.cli(BCCollectConfig, args=argv)
+    data = collect(load_policy(cfg.policy, seed=cfg.seed), cfg.team_size, cfg.decisions, cfg.num_envs, cfg.seed,
+                   progress=True)
+    save_dataset(cfg.out, data)
+    print(f"wrote {cfg.out}")
+
+
+if __name__ == "__main__":
+    main()
