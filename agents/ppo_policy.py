@@ -24,7 +24,9 @@ class PPOPolicy:
         ckpt = load_checkpoint(self.path)
         cfg = ckpt["config"]
         self.agent = Agent(int(cfg["hidden"]), bool(cfg["centralized_critic"]))
-        self.agent.load_state_dict(ckpt["model"])
+        missing, unexpected = self.agent.load_state_dict(ckpt["model"], strict=False)
+        if unexpected or any(k.startswith("actor") for k in missing):  # the critic may be left out (export)
+            raise ValueError(f"{self.path}: the actor's weights do not fit this network")
         self.agent.eval()
         self.name = f"ppo:{self.path.name}"
         self.greedy = greedy

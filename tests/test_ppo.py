@@ -208,3 +208,23 @@ def test_bad_datasets_are_clear_errors(tmp_path):
         load_dataset(tmp_path / "bad.npz")
     with pytest.raises(ValueError, match="does not exist"):
         _tiny(tmp_path, bc_dataset=tmp_path / "missing.npz").validate()
+
+
+def test_exported_policy_is_the_actor_alone_and_plays_the_same(tmp_path):
+    from agents.registry import load_policy
+    from train.ppo import export_policy
+    from truque_env.vector import VectorEnv
+
+    train(_tiny(tmp_path, team_size=2))
+    out = tmp_path / "policy.pt"
+    export_policy(tmp_path / "checkpoint.pt", out)
+    assert out.stat().st_size < (tmp_path / "checkpoint.pt").stat().st_size
+    assert all(k.startswith("actor") for k in load_checkpoint(out)["model"])
+    full, small = load_policy(str(tmp_path / "checkpoint.pt")), load_policy(str(out))
+    env = VectorEnv(8, team_size=2, seed=0)
+    obs, mask, *_ = env.reset()
+    assert np.array_equal(full.action_probs(obs, mask), small.action_probs(obs, mask))
+    (tmp_path / "checkpoint.pt").replace(tmp_path / "run.pt")
+    out.replace(tmp_path / "checkpoint.pt")
+    with pytest.raises(ValueError, match="exported policy"):
+        train(_tiny(tmp_path, team_size=2, resume=True))

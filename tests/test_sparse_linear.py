@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from train import features as F
-from train.sparse_linear import SparseLinear
+from train.sparse_linear import SparseLinear, int8_csr
 from truque_env.engine import actions as A
 from truque_env.engine import observation as O
 from truque_env.vector import VectorEnv
@@ -46,20 +46,40 @@ def test_features_copy_the_observation_and_one_hot_the_history():
     assert 0 < x[:, O.SLICES["score"][0]].max()
 
 
-def test_critic_features_append_the_hidden_hands():
-    obs = _observations(team_size=2, steps=5)
-    hidden = (np.arange(obs.shape[0] * O.HIDDEN_SIZE).reshape(obs.shape[0], -1) % 7 == 0).astype(np.int8)
-    x = F.dense(obs, hidden)
-    assert x.shape == (obs.shape[0], F.CRITIC_FEATURES)
-    assert np.array_equal(x[:, F.NUM_FEATURES :], hidden)
-    assert np.array_equal(x[:, : F.NUM_FEATURES], F.dense(obs))
+def test_int8_rows_keep_their_values():
+    x = (np.arange(6 * O.HIDDEN_SIZE).reshape(6, -1) % 7 == 0).astype(np.int8) * 3
+    indptr, cols, vals = int8_csr(x)
+    rows = np.repeat(np.arange(6), np.diff(indptr))
+    dense = np.zeros(x.shape, dtype=np.float32)
+    dense[rows, cols] = vals
+    assert np.array_equal(dense, x)
+
+
+def test_sampling_follows_the_masked_distribution_and_never_picks_an_illegal_action():
+    from train.ppo import sample
+
+    gen = torch.Generator().manual_seed(0)
+    logits = torch.tensor([[0.0, 1.0, 2.0, 0.5]]).repeat(20000, 1)
+    mask = torch.tensor([[0, 1, 1, 0]]).repeat(20000, 1)
+    masked = logits.masked_fill(mask == 0, float("-inf"))
+    action, logp = sample(masked, gen)
+    assert set(action.tolist()) == {1, 2}
+    p2 = float(torch.softmax(torch.tensor([1.0, 2.0]), 0)[1])
+    assert abs((action == 2).float().mean().item() - p2) < 0.015
+    assert torch.allclose(logp, torch.log_softmax(masked, -1).gather(-1, action[:, None]).squeeze(-1))
+    first_only = torch.full((1000, 5), float("-inf"))
+    first_only[:, 0] = 0.0
+    assert (sample(first_only, gen)[0] == 0).all()
+    last_only = torch.full((1000, 5), float("-inf"))
+    last_only[:, 4] = 3.0
+    assert (sample(last_only, gen)[0] == 4).all()
 
 
 def test_bad_inputs_are_clear_errors():
     with pytest.raises(ValueError, match="int8 observations"):
         F.to_csr(np.zeros((2, O.OBS_SIZE), dtype=np.float32))
-    with pytest.raises(ValueError, match="hidden hands"):
-        F.to_csr(np.zeros((2, O.OBS_SIZE), dtype=np.int8), np.zeros((3, O.HIDDEN_SIZE), dtype=np.int8))
+    with pytest.raises(ValueError, match="int8 array"):
+        int8_csr(np.zeros((2, 3), dtype=np.float32))
     layer = SparseLinear(10, 4)
     with pytest.raises(ValueError, match="outside"):
         layer((np.array([0, 1]), np.array([10]), np.array([1.0], dtype=np.float32)))

@@ -9,8 +9,8 @@ Two changes from the raw int8 vector, both fixed (nothing learned here):
   la falta by 1/30, ``juegos`` by 1/2, stakes by 1/16 (pares) and 1/11 (flores), the sung valor
   de pares by 1/40, the highest stakes said in ``bets_by_seat`` by 1/16.
 
-The critic's input appends the hidden hands (``observe_hidden``, 8 x 40) after ``NUM_FEATURES``.
-Rows come out in CSR form for ``train.sparse_linear``.
+Rows come out in CSR form for ``train.sparse_linear``. (The centralised critic reads the hidden
+hands, ``observe_hidden``, through a layer of its own: ``train.ppo.Agent``.)
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ HISTORY_START, (HISTORY_LEN, _) = O.SLICES["history"]
 ENTRY_WIDTH = L.MAX_PLAYERS + A.NUM_ACTIONS
 HISTORY_BASE = HISTORY_START  # the one-hot history replaces the raw one, from the same column
 NUM_FEATURES = HISTORY_BASE + HISTORY_LEN * ENTRY_WIDTH
-CRITIC_FEATURES = NUM_FEATURES + O.HIDDEN_SIZE
 
 
 def _scales() -> np.ndarray:
@@ -47,7 +46,7 @@ SCALE = _scales()
 
 
 @njit(cache=True, parallel=True)
-def _count(obs, hidden, counts):
+def _count(obs, counts):
     n = obs.shape[0]
     for i in prange(n):
         c = 0
@@ -57,14 +56,11 @@ def _count(obs, hidden, counts):
         for e in range(HISTORY_LEN):
             if obs[i, HISTORY_START + 2 * e + 1] != 0:
                 c += 2
-        for j in range(hidden.shape[1]):
-            if hidden[i, j] != 0:
-                c += 1
         counts[i] = c
 
 
 @njit(cache=True, parallel=True)
-def _fill(obs, hidden, scale, indptr, cols, vals):
+def _fill(obs, scale, indptr, cols, vals):
     n = obs.shape[0]
     for i in prange(n):
         k = indptr[i]
@@ -83,41 +79,27 @@ def _fill(obs, hidden, scale, indptr, cols, vals):
                 cols[k + 1] = base + L.MAX_PLAYERS + action - 1
                 vals[k + 1] = 1.0
                 k += 2
-        for j in range(hidden.shape[1]):
-            if hidden[i, j] != 0:
-                cols[k] = NUM_FEATURES + j
-                vals[k] = hidden[i, j]
-                k += 1
 
 
-_NO_HIDDEN = np.zeros((0, 0), dtype=np.int8)
-
-
-def to_csr(obs: np.ndarray, hidden: np.ndarray | None = None):
-    """``(indptr, cols, vals)`` of the features of ``obs`` (n, OBS_SIZE) int8 [+ ``hidden``]."""
+def to_csr(obs: np.ndarray):
+    """``(indptr, cols, vals)`` of the features of ``obs`` (n, OBS_SIZE) int8."""
     obs = np.ascontiguousarray(obs)
     if obs.dtype != np.int8 or obs.ndim != 2 or obs.shape[1] != O.OBS_SIZE:
         raise ValueError(f"expected int8 observations of shape (n, {O.OBS_SIZE}), got {obs.dtype} {obs.shape}")
-    if hidden is None:
-        hidden = np.zeros((obs.shape[0], 0), dtype=np.int8)
-    hidden = np.ascontiguousarray(hidden)
-    if hidden.dtype != np.int8 or hidden.shape not in ((obs.shape[0], 0), (obs.shape[0], O.HIDDEN_SIZE)):
-        raise ValueError(f"expected int8 hidden hands of shape ({obs.shape[0]}, {O.HIDDEN_SIZE}), got {hidden.shape}")
     counts = np.empty(obs.shape[0], dtype=np.int64)
-    _count(obs, hidden, counts)
+    _count(obs, counts)
     indptr = np.zeros(obs.shape[0] + 1, dtype=np.int64)
     np.cumsum(counts, out=indptr[1:])
     cols = np.empty(indptr[-1], dtype=np.int64)
     vals = np.empty(indptr[-1], dtype=np.float32)
-    _fill(obs, hidden, SCALE, indptr, cols, vals)
+    _fill(obs, SCALE, indptr, cols, vals)
     return indptr, cols, vals
 
 
-def dense(obs: np.ndarray, hidden: np.ndarray | None = None) -> np.ndarray:
+def dense(obs: np.ndarray) -> np.ndarray:
     """The same features as a dense float32 matrix (slow; for tests and inspection)."""
-    indptr, cols, vals = to_csr(obs, hidden)
-    width = NUM_FEATURES if hidden is None or hidden.shape[1] == 0 else CRITIC_FEATURES
-    out = np.zeros((obs.shape[0], width), dtype=np.float32)
+    indptr, cols, vals = to_csr(obs)
+    out = np.zeros((obs.shape[0], NUM_FEATURES), dtype=np.float32)
     rows = np.repeat(np.arange(obs.shape[0]), np.diff(indptr))
     np.add.at(out, (rows, cols), vals)
     return out

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 
+import numba
+
 import numpy as np
 import torch
 from numba import njit, prange
@@ -31,35 +33,61 @@ def _forward(indptr, cols, vals, weight, out):
                 out[i, j] += v * weight[c, j]
 
 
-@njit(cache=True)
-def _transpose(indptr, cols, vals, d_in, colptr, rows, tvals):
-    """The CSC form (``colptr``, ``rows``, ``tvals``) of a CSR matrix with ``d_in`` columns."""
+@njit(cache=True, parallel=True)
+def _weight_grad(indptr, cols, vals, grad_out, partial):
+    """partial[c] = x[rows of chunk c].T @ grad_out[rows of chunk c]: a buffer per thread, no races.
+
+    (The caller sums the chunks. Cheaper here than transposing x to split by input column.)
+    """
     n = indptr.shape[0] - 1
-    colptr[:] = 0
-    for k in range(cols.shape[0]):
-        colptr[cols[k] + 1] += 1
-    for c in range(d_in):
-        colptr[c + 1] += colptr[c]
-    fill = colptr[:-1].copy()
-    for i in range(n):
-        for k in range(indptr[i], indptr[i + 1]):
-            c = cols[k]
-            rows[fill[c]] = i
-            tvals[fill[c]] = vals[k]
-            fill[c] += 1
+    n_chunks = partial.shape[0]
+    h = grad_out.shape[1]
+    step = (n + n_chunks - 1) // n_chunks
+    for chunk in prange(n_chunks):
+        buf = partial[chunk]
+        buf[:] = 0.0
+        for i in range(chunk * step, min(n, (chunk + 1) * step)):
+            for k in range(indptr[i], indptr[i + 1]):
+                c = cols[k]
+                v = vals[k]
+                for j in range(h):
+                    buf[c, j] += v * grad_out[i, j]
 
 
 @njit(cache=True, parallel=True)
-def _weight_grad(colptr, rows, tvals, grad_out, grad_weight):
-    """grad_weight = x.T @ grad_out, a weight row per thread (no two threads write one cell)."""
-    d_in = colptr.shape[0] - 1
-    h = grad_out.shape[1]
-    for c in prange(d_in):
-        for k in range(colptr[c], colptr[c + 1]):
-            r = rows[k]
-            v = tvals[k]
-            for j in range(h):
-                grad_weight[c, j] += v * grad_out[r, j]
+def _row_counts(x, counts):
+    for i in prange(x.shape[0]):
+        c = 0
+        for j in range(x.shape[1]):
+            if x[i, j] != 0:
+                c += 1
+        counts[i] = c
+
+
+@njit(cache=True, parallel=True)
+def _fill(x, indptr, cols, vals):
+    for i in prange(x.shape[0]):
+        k = indptr[i]
+        for j in range(x.shape[1]):
+            if x[i, j] != 0:
+                cols[k] = j
+                vals[k] = x[i, j]
+                k += 1
+
+
+def int8_csr(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(indptr, cols, vals)`` of a 2-D int8 array, its values as they are."""
+    x = np.ascontiguousarray(x)
+    if x.dtype != np.int8 or x.ndim != 2:
+        raise ValueError(f"expected a 2-D int8 array, got {x.dtype} with shape {x.shape}")
+    counts = np.empty(x.shape[0], dtype=np.int64)
+    _row_counts(x, counts)
+    indptr = np.zeros(x.shape[0] + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    cols = np.empty(indptr[-1], dtype=np.int64)
+    vals = np.empty(indptr[-1], dtype=np.float32)
+    _fill(x, indptr, cols, vals)
+    return indptr, cols, vals
 
 
 class SparseLinear(nn.Module):
@@ -69,20 +97,22 @@ class SparseLinear(nn.Module):
     for each nonzero entry. Initialised like the dense layer it replaces (orthogonal, zero bias).
     """
 
-    def __init__(self, in_features: int, out_features: int, gain: float = math.sqrt(2), generator=None):
+    def __init__(self, in_features: int, out_features: int, gain: float = math.sqrt(2), generator=None,
+                 bias: bool = True):
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
         w = torch.empty(out_features, in_features)
         nn.init.orthogonal_(w, gain, generator=generator)
         self.weight = nn.Parameter(w.t().contiguous())
-        self.bias = nn.Parameter(torch.zeros(out_features))
+        self.bias = nn.Parameter(torch.zeros(out_features)) if bias else None
 
     def forward(self, csr: tuple[np.ndarray, np.ndarray, np.ndarray]) -> torch.Tensor:
         """``csr``: ``(indptr, cols, vals)`` (int64, int64, float32) of n rows; returns (n, out_features)."""
         indptr, cols, vals = csr
         if cols.size and (cols.min() < 0 or cols.max() >= self.in_features):
             raise ValueError(f"a column outside 0..{self.in_features - 1}")
-        return _Fn.apply(self.weight, self.bias, *(torch.from_numpy(a) for a in csr))
+        bias = self.bias if self.bias is not None else torch.zeros(self.out_features)
+        return _Fn.apply(self.weight, bias, *(torch.from_numpy(a) for a in csr))
 
 
 class _Fn(torch.autograd.Function):
@@ -99,11 +129,6 @@ class _Fn(torch.autograd.Function):
     def backward(ctx, grad_out):
         indptr, cols, vals = ctx.saved_tensors
         g = grad_out.contiguous()
-        d_in = ctx.weight_shape[0]
-        colptr = np.empty(d_in + 1, dtype=np.int64)
-        rows = np.empty(cols.shape[0], dtype=np.int64)
-        tvals = np.empty(cols.shape[0], dtype=np.float32)
-        _transpose(indptr.numpy(), cols.numpy(), vals.numpy(), d_in, colptr, rows, tvals)
-        grad_weight = torch.zeros(ctx.weight_shape)
-        _weight_grad(colptr, rows, tvals, g.numpy(), grad_weight.numpy())
-        return grad_weight, g.sum(0), None, None, None
+        partial = torch.empty((numba.get_num_threads(), *ctx.weight_shape))
+        _weight_grad(indptr.numpy(), cols.numpy(), vals.numpy(), g.numpy(), partial.numpy())
+        return partial.sum(0), g.sum(0), None, None, None
