@@ -54,7 +54,7 @@ def _aec_steps_per_s(make_env, steps, repeats, seed=0):
         env.reset(seed=seed)
         done_steps = 0
         while done_steps < n_steps:
-            for agent in env.agent_iter():
+            for _agent in env.agent_iter():
                 obs, reward, termination, truncation, info = env.last()
                 if termination or truncation:
                     action = None

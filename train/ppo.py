@@ -18,11 +18,10 @@ trajectory, ``_gae`` below).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +29,7 @@ import torch
 from numba import njit, prange
 from torch import nn
 
+from train import config
 from train import features as F
 from train.sparse_linear import SparseLinear, int8_csr
 from truque_env.engine import actions as A
@@ -122,26 +122,7 @@ class PPOConfig:
 
     @classmethod
     def from_toml(cls, path: Path, **overrides) -> PPOConfig:
-        try:
-            import tomllib
-        except ModuleNotFoundError:  # Python 3.10
-            import tomli as tomllib
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-        data = data.get("ppo", data)
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"{path}: unknown settings {unknown}; known: {sorted(known)}")
-        data.update(overrides)
-        for key in ("run_dir", "bc_dataset"):
-            if data.get(key) is not None:
-                data[key] = Path(data[key])
-        if "eval_opponents" in data:
-            data["eval_opponents"] = tuple(data["eval_opponents"])
-        cfg = cls(**data)
-        cfg.validate()
-        return cfg
+        return config.from_toml(cls, path, "ppo", **overrides)
 
 
 # ------------------------------------------------------------------------------------------
@@ -305,10 +286,6 @@ def export_policy(checkpoint: Path, out: Path) -> None:
     save_checkpoint(Path(out), {"format": "truque_env.ppo", "version": CHECKPOINT_VERSION, "kind": "policy",
                                 "config": ckpt["config"], "model": actor, "update": ckpt["update"],
                                 "decisions": ckpt["decisions"]})
-
-
-def _config_dict(cfg: PPOConfig) -> dict:
-    return {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()}
 
 
 # ------------------------------------------------------------------------------------------
@@ -502,7 +479,7 @@ def train(cfg: PPOConfig) -> RunState:
             log.evaluation(run, agent)
         if run.update % cfg.checkpoint_every == 0 or run.update == num_updates:
             save_checkpoint(ckpt_path, {
-                "format": "truque_env.ppo", "version": CHECKPOINT_VERSION, "config": _config_dict(cfg),
+                "format": "truque_env.ppo", "version": CHECKPOINT_VERSION, "config": config.to_dict(cfg),
                 "model": agent.state_dict(), "optimizer": optimizer.state_dict(),
                 "update": run.update, "decisions": run.decisions, "pool": run.pool,
                 "torch_rng": gen.get_state(), "numpy_rng": np_rng.bit_generator.state,
@@ -619,11 +596,11 @@ class _progress:
         self.bar.stop()
 
 
-def main(argv=None):
-    import tyro
+def main(argv=None, prog: str = "python -m train.ppo"):
+    """``[--config FILE.toml] [--setting value ...]``: the TOML gives the defaults, flags override."""
+    import sys
 
-    cfg = tyro.cli(PPOConfig, args=argv)
-    train(cfg)
+    train(config.cli(PPOConfig, sys.argv[1:] if argv is None else argv, prog, "ppo"))
 
 
 if __name__ == "__main__":

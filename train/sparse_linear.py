@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 
 import numba
-
 import numpy as np
 import torch
 from numba import njit, prange

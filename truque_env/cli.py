@@ -2,6 +2,7 @@
 
     truque simulate --manos N             random manos and their statistics
     truque train ppo --config FILE.toml   PPO self-play (overrides: --num-envs 256 ...)
+    truque train cfr --config FILE.toml   CFR / CFR+ / LCFR / DCFR / MCCFR on Kuhn or Leduc poker
     truque play                           a person against bots
     truque evaluate --a X --b Y           a duplicate-deal match
     truque league --policies X,Y,Z        a round-robin league
@@ -22,23 +23,17 @@ from truque_env.simulate import run as run_simulate
 
 
 def train_main(argv: list[str]) -> None:
-    """``truque train ppo [--config FILE] [overrides]``: the TOML gives the defaults, flags override."""
+    """``truque train ppo|cfr [--config FILE] [overrides]``: the TOML gives the defaults, flags override."""
+    if argv and argv[0] == "cfr":
+        from train.cfr import main as cfr_main
+
+        cfr_main(argv[1:], prog="truque train cfr")
+        return
     if not argv or argv[0] != "ppo":
-        raise SystemExit("usage: truque train ppo [--config FILE.toml] [--setting value ...]")
-    from pathlib import Path
+        raise SystemExit("usage: truque train ppo|cfr [--config FILE.toml] [--setting value ...]")
+    from train.ppo import main as ppo_main
 
-    from train.ppo import PPOConfig, train
-
-    rest = list(argv[1:])
-    default = PPOConfig()
-    if "--config" in rest:
-        i = rest.index("--config")
-        if i + 1 >= len(rest):
-            raise SystemExit("--config needs a file")
-        default = PPOConfig.from_toml(Path(rest[i + 1]))
-        del rest[i : i + 2]
-    cfg = tyro.cli(PPOConfig, default=default, args=rest, prog="truque train ppo")
-    train(cfg)
+    ppo_main(argv[1:], prog="truque train ppo")
 
 
 def main(argv=None) -> None:
