@@ -228,3 +228,17 @@ def test_exported_policy_is_the_actor_alone_and_plays_the_same(tmp_path):
     out.replace(tmp_path / "checkpoint.pt")
     with pytest.raises(ValueError, match="exported policy"):
         train(_tiny(tmp_path, team_size=2, resume=True))
+
+
+def test_a_run_can_start_from_another_runs_weights(tmp_path):
+    train(_tiny(tmp_path / "a", team_size=2))
+    start = load_checkpoint(tmp_path / "a" / "checkpoint.pt")["model"]
+    cfg = _tiny(tmp_path / "b", team_size=2, p_intercept=0.5, init_from=tmp_path / "a" / "checkpoint.pt",
+                total_decisions=16 * 8, learning_rate=0.0, anneal_lr=False)
+    train(cfg)  # a zero learning rate: the weights stay those it started from
+    after = _params(tmp_path / "b" / "checkpoint.pt")
+    assert all(torch.equal(after[k], start[k]) for k in start)
+    with pytest.raises(ValueError, match="does not fit"):
+        train(_tiny(tmp_path / "c", team_size=2, hidden=16, init_from=tmp_path / "a" / "checkpoint.pt"))
+    with pytest.raises(ValueError, match="not both"):
+        _tiny(tmp_path, init_from=tmp_path / "a" / "checkpoint.pt", bc_dataset=tmp_path / "a" / "checkpoint.pt").validate()

@@ -78,6 +78,8 @@ class PPOConfig:
     """a bot's decisions (python -m train.bc ...) cloned into the actor before a fresh run"""
     bc_epochs: int = 2
     bc_learning_rate: float = 1e-3
+    init_from: Path | None = None
+    """start a fresh run from the weights of a checkpoint (a run's or an exported policy's)"""
     # self-play pool
     pool_size: int = 8
     snapshot_every: int = 20
@@ -117,8 +119,12 @@ class PPOConfig:
 
             for name in self.eval_opponents:
                 load_policy(name)  # an unknown bot fails now, not after an hour of training
-        if self.bc_dataset is not None and not Path(self.bc_dataset).exists():
-            raise ValueError(f"bc_dataset {str(self.bc_dataset)!r} does not exist")
+        for name in ("bc_dataset", "init_from"):
+            path = getattr(self, name)
+            if path is not None and not Path(path).exists():
+                raise ValueError(f"{name} {str(path)!r} does not exist")
+        if self.bc_dataset is not None and self.init_from is not None:
+            raise ValueError("give bc_dataset or init_from, not both")
 
     @classmethod
     def from_toml(cls, path: Path, **overrides) -> PPOConfig:
@@ -337,6 +343,14 @@ def train(cfg: PPOConfig) -> RunState:
         env.team[:] = env.seat % 2
         ret_stats = tuple(ckpt["ret_stats"])
         obs_np, mask_np, seat_np = env.obs, env.mask, env.seat
+    elif cfg.init_from is not None:
+        model = load_checkpoint(cfg.init_from)["model"]
+        try:
+            missing, unexpected = agent.load_state_dict(model, strict=False)
+        except RuntimeError as exc:  # shapes differ: another hidden size
+            raise ValueError(f"init_from {cfg.init_from}: its network does not fit this config ({exc})") from None
+        if unexpected or any(k.startswith("actor") for k in missing):
+            raise ValueError(f"init_from {cfg.init_from}: its network does not fit this config")
     elif cfg.bc_dataset is not None:  # warm start: clone a bot's decisions into the actor
         from train.bc import fit, load_dataset
 
