@@ -2,7 +2,7 @@
 
 Known names: ``random`` (``agents.base.RandomPolicy``), ``heuristic`` (``agents.heuristic``,
 imported only when asked for) and ``heuristic_sin_senas`` (the same bot ignoring its partners'
-señas). A path to a checkpoint of ``train.ppo`` loads the learned policy
+señas), ``ppo`` (the shipped PPO bot, ``agents/checkpoints/ppo_moteno_3v3.pt``). A path to a checkpoint of ``train.ppo`` loads the learned policy
 (``agents.ppo_policy.PPOPolicy``); a file that is not one is a clear ``ValueError``.
 """
 
@@ -43,7 +43,20 @@ def _heuristic_without_senas(seed: int):
     return make_policy(seed=seed, config={"use_partner_senas": False})
 
 
-POLICIES = {"random": _random, "heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas}
+STRONG_BOT = Path(__file__).parent / "checkpoints" / "ppo_moteno_3v3.pt"
+
+
+def _ppo(seed: int):
+    """The shipped PPO bot (docs/training.md): trained for 3 contra 3, plays any team size."""
+    if not STRONG_BOT.exists():
+        raise ValueError(f"policy 'ppo' is not available: {STRONG_BOT} is missing")
+    from agents.ppo_policy import PPOPolicy
+
+    return PPOPolicy(STRONG_BOT, seed=seed)
+
+
+POLICIES = {"random": _random, "heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
+            "ppo": _ppo}
 
 
 def known_policies() -> list[str]:

@@ -242,3 +242,30 @@ def test_a_run_can_start_from_another_runs_weights(tmp_path):
         train(_tiny(tmp_path / "c", team_size=2, hidden=16, init_from=tmp_path / "a" / "checkpoint.pt"))
     with pytest.raises(ValueError, match="not both"):
         _tiny(tmp_path, init_from=tmp_path / "a" / "checkpoint.pt", bc_dataset=tmp_path / "a" / "checkpoint.pt").validate()
+
+
+def test_console_export_writes_the_actor(tmp_path):
+    from truque_env.cli import main
+
+    train(_tiny(tmp_path, team_size=2))
+    main(["train", "export", str(tmp_path / "checkpoint.pt"), str(tmp_path / "bot.pt")])
+    assert all(k.startswith("actor") for k in load_checkpoint(tmp_path / "bot.pt")["model"])
+    with pytest.raises(SystemExit, match="usage"):
+        main(["train", "export", str(tmp_path / "checkpoint.pt")])
+
+
+def test_fixed_bots_hold_some_tables_and_resume_stays_exact(tmp_path):
+    kw = dict(team_size=2, anneal_lr=False, bot_opponents=("random",), p_bot=0.5, p_latest=0.25)
+    straight = tmp_path / "straight"
+    train(_tiny(straight, **kw))
+    split = tmp_path / "split"
+    train(_tiny(split, total_decisions=16 * 8 * 2, **kw))
+    train(_tiny(split, resume=True, **kw))
+    a, b = _params(straight / "checkpoint.pt"), _params(split / "checkpoint.pt")
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    with pytest.raises(ValueError, match="p_bot"):
+        _tiny(tmp_path, p_bot=0.6, p_latest=0.5, bot_opponents=("random",)).validate()
+    with pytest.raises(ValueError, match="needs bot_opponents"):
+        _tiny(tmp_path, p_bot=0.2).validate()
+    with pytest.raises(ValueError, match="unknown policy"):
+        _tiny(tmp_path, p_bot=0.2, bot_opponents=("nobody",)).validate()

@@ -6,7 +6,9 @@ as in MAPPO and PerfectDou; ``--no-centralized-critic`` turns it off): training 
 
 Self-play against a pool: in each rollout, every table has the learner on one team and, on the
 other, with probability ``p_latest`` the learner itself (both teams' decisions are then
-trained on) or else one frozen snapshot drawn from the pool of past policies.
+trained on), with probability ``p_bot`` a fixed bot drawn from ``bot_opponents`` (registry
+names, e.g. the heuristic: a league's fixed opponents) or else one frozen snapshot drawn from
+the pool of past policies.
 
 Rewards are chinas of the seat's team minus the rival's, divided by ``target``, scored when a
 mano ends. A decision's return runs to the same seat's next decision (GAE per (table, seat)
@@ -85,6 +87,10 @@ class PPOConfig:
     snapshot_every: int = 20
     """updates between snapshots added to the pool"""
     p_latest: float = 0.5
+    bot_opponents: tuple[str, ...] = ()
+    """fixed bots (agents.registry names or checkpoint paths) that hold the other team at some tables"""
+    p_bot: float = 0.0
+    """probability that a table's other team is one of bot_opponents (not the learner, not a snapshot)"""
     # bookkeeping
     seed: int = 1
     torch_threads: int = 2
@@ -110,15 +116,17 @@ class PPOConfig:
                      "bc_epochs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
-        if not 0.0 <= self.p_latest <= 1.0:
-            raise ValueError(f"p_latest must be in [0, 1], got {self.p_latest!r}")
+        if not 0.0 <= self.p_latest <= 1.0 or not 0.0 <= self.p_bot <= 1.0 - self.p_latest:
+            raise ValueError(f"p_latest and p_bot must be probabilities with p_latest + p_bot <= 1, "
+                             f"got {self.p_latest!r} and {self.p_bot!r}")
+        if self.p_bot > 0 and not self.bot_opponents:
+            raise ValueError("p_bot > 0 needs bot_opponents")
         if self.eval_every < 0 or self.value_warmup_updates < 0:
             raise ValueError("eval_every and value_warmup_updates must be >= 0")
-        if self.eval_every:
-            from agents.registry import load_policy
+        from agents.registry import load_policy
 
-            for name in self.eval_opponents:
-                load_policy(name)  # an unknown bot fails now, not after an hour of training
+        for name in (*self.eval_opponents, *self.bot_opponents) if self.eval_every else self.bot_opponents:
+            load_policy(name)  # an unknown bot fails now, not after an hour of training
         for name in ("bc_dataset", "init_from"):
             path = getattr(self, name)
             if path is not None and not Path(path).exists():
@@ -325,6 +333,9 @@ def train(cfg: PPOConfig) -> RunState:
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     run = RunState()
     ret_stats = (0.0, 1.0)  # running mean and variance of the returns (value normalisation)
+    from agents.registry import load_policy
+
+    bots = [load_policy(name, seed=cfg.seed + j) for j, name in enumerate(cfg.bot_opponents)]
 
     if cfg.resume:
         ckpt = load_checkpoint(ckpt_path, cfg)
@@ -343,14 +354,20 @@ def train(cfg: PPOConfig) -> RunState:
         env.team[:] = env.seat % 2
         ret_stats = tuple(ckpt["ret_stats"])
         obs_np, mask_np, seat_np = env.obs, env.mask, env.seat
+        for bot, state in zip(bots, ckpt.get("bot_rngs", []), strict=False):
+            if state is not None:
+                bot.rng.bit_generator.state = state
     elif cfg.init_from is not None:
-        model = load_checkpoint(cfg.init_from)["model"]
+        init = load_checkpoint(cfg.init_from)
+        model = init["model"]
         try:
             missing, unexpected = agent.load_state_dict(model, strict=False)
         except RuntimeError as exc:  # shapes differ: another hidden size
             raise ValueError(f"init_from {cfg.init_from}: its network does not fit this config ({exc})") from None
         if unexpected or any(k.startswith("actor") for k in missing):
             raise ValueError(f"init_from {cfg.init_from}: its network does not fit this config")
+        if not missing and "ret_stats" in init:  # the critic came along: so do its value statistics
+            ret_stats = tuple(init["ret_stats"])
     elif cfg.bc_dataset is not None:  # warm start: clone a bot's decisions into the actor
         from train.bc import fit, load_dataset
 
@@ -389,7 +406,11 @@ def train(cfg: PPOConfig) -> RunState:
         optimizer.param_groups[0]["lr"] = lr
         # which team the learner holds at each table, and who holds the other team
         learner_team = (np.arange(N) + run.update) % 2
-        self_play = np_rng.random(N) < cfg.p_latest
+        draw = np_rng.random(N)
+        self_play = draw < cfg.p_latest
+        bot_of_table = np.where(draw < cfg.p_latest + cfg.p_bot, -1, -2)  # -2: a snapshot
+        if bots:
+            bot_of_table = np.where(self_play | (bot_of_table == -2), bot_of_table, np_rng.integers(len(bots), size=N))
         opponent.load_state_dict(run.pool[int(np_rng.integers(len(run.pool)))])
 
         # ---- rollout: only decisions with a choice go through a network ------------------
@@ -414,9 +435,14 @@ def train(cfg: PPOConfig) -> RunState:
                     b_value[t, li] = _denorm(v, cfg, ret_stats)
                     action[li] = s_action[k]
                     m += li.size
-                if fi.size:
-                    a, _ = sample(opponent.logits_csr(F.to_csr(obs_np[fi]), torch.from_numpy(mask_np[fi])), gen)
-                    action[fi] = a.numpy()
+                snap = fi[bot_of_table[fi] == -2]
+                if snap.size:
+                    a, _ = sample(opponent.logits_csr(F.to_csr(obs_np[snap]), torch.from_numpy(mask_np[snap])), gen)
+                    action[snap] = a.numpy()
+                for j, bot in enumerate(bots):
+                    bi = fi[bot_of_table[fi] == j]
+                    if bi.size:
+                        action[bi] = bot.act_batch(obs_np[bi], mask_np[bi])
             b_seat[t], b_trained[t] = seat_np, choice & learner
             obs_np, mask_np, seat_np, rew, term, _ = env.step(action)
             b_rew[t], b_term[t] = rew, term
@@ -500,12 +526,19 @@ def train(cfg: PPOConfig) -> RunState:
                 "env_states": torch.from_numpy(env.states.copy()), "env_hists": torch.from_numpy(env.hists.copy()),
                 "env_mask": torch.from_numpy(env.mask.copy()), "env_obs": torch.from_numpy(env.obs.copy()),
                 "env_seat": torch.from_numpy(env.seat.copy()), "ret_stats": ret_stats,
+                "bot_rngs": [_rng_state(bot) for bot in bots],
             })
             log.flush()
     if progress is not None:
         progress.close()
     log.close()
     return run
+
+
+def _rng_state(bot):
+    """A bot's numpy generator state (so that a resumed run meets the same bot draws), if it has one."""
+    rng = getattr(bot, "rng", None)
+    return rng.bit_generator.state if isinstance(rng, np.random.Generator) else None
 
 
 class _Log:

@@ -3,6 +3,7 @@
     truque simulate --manos N             random manos and their statistics
     truque train ppo --config FILE.toml   PPO self-play (overrides: --num-envs 256 ...)
     truque train cfr --config FILE.toml   CFR / CFR+ / LCFR / DCFR / MCCFR on Kuhn or Leduc poker
+    truque train export RUN.pt OUT.pt     the actor of a PPO run's checkpoint, to ship as a bot
     truque play                           a person against bots
     truque evaluate --a X --b Y           a duplicate-deal match
     truque league --policies X,Y,Z        a round-robin league
@@ -29,8 +30,18 @@ def train_main(argv: list[str]) -> None:
 
         cfr_main(argv[1:], prog="truque train cfr")
         return
+    if argv and argv[0] == "export":
+        if len(argv) != 3:
+            raise SystemExit("usage: truque train export RUN_CHECKPOINT.pt OUT.pt")
+        from pathlib import Path
+
+        from train.ppo import export_policy
+
+        export_policy(Path(argv[1]), Path(argv[2]))
+        print(f"wrote {argv[2]}")
+        return
     if not argv or argv[0] != "ppo":
-        raise SystemExit("usage: truque train ppo|cfr [--config FILE.toml] [--setting value ...]")
+        raise SystemExit("usage: truque train ppo|cfr|export [--config FILE.toml] [--setting value ...]")
     from train.ppo import main as ppo_main
 
     ppo_main(argv[1:], prog="truque train ppo")

@@ -1,0 +1,273 @@
+"""Regenerate ``docs/training.md`` and its plots from the shipped run's logs and measurements.
+
+    python docs/make_training_page.py
+
+Reads (all committed): the training log of the shipped bot (``metrics.jsonl`` as written by
+``train.ppo``, thinned by ``--thin-log``), the duplicate-deal evaluations against the heuristic and
+random bots (``truque evaluate ... --out``), the señas/falsos measurements of ``train.analysis`` for
+the PPO bot and the heuristic, the señas-by-``p_intercept`` runs (optional), and the training
+throughput (``benchmarks/bench_train.py``). Writes the page and PNGs under ``docs/training/``.
+Every number on the page comes from those files; nothing is typed in by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+DEFAULTS = {
+    "metrics": ROOT / "agents" / "checkpoints" / "ppo_moteno_3v3.metrics.jsonl",
+    "eval_heuristic": RESULTS / "ppo_3v3_vs_heuristic.json",
+    "eval_random": RESULTS / "ppo_3v3_vs_random.json",
+    "analysis_ppo": RESULTS / "analysis_ppo_3v3.json",
+    "analysis_heuristic": RESULTS / "analysis_heuristic_3v3.json",
+    "p_intercept": RESULTS / "senas_p_intercept.json",
+    "bench": RESULTS / "bench_train.json",
+    "config": ROOT / "configs" / "ppo_moteno_3v3_strong.toml",
+}
+
+
+def thin_log(src: Path, dst: Path, every: int = 10) -> None:
+    """Keep every ``every``-th training row and every evaluation row of a run's metrics.jsonl."""
+    rows = [json.loads(line) for line in src.read_text().splitlines()]
+    by_update: dict = {}
+    for r in rows:  # a resumed run may repeat updates: the last one written wins
+        by_update.setdefault((r["update"], "eval" if any(k.startswith("eval/") for k in r) else "train"), {}).update(r)
+    keep = [r for (u, kind), r in sorted(by_update.items()) if kind == "eval" or u % every == 0 or u == 1]
+    _write_atomic(dst, "".join(json.dumps(r) + "\n" for r in keep))
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def _savefig(fig, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".png")
+    os.close(fd)
+    fig.savefig(tmp, dpi=110, bbox_inches="tight")
+    os.replace(tmp, path)
+
+
+def _load_rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def plot_curves(rows: list[dict], out_dir: Path) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = []
+    train_rows = [r for r in rows if "loss/policy" in r]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for bot, color in (("heuristic", "C0"), ("random", "C2")):
+        ev = [r for r in rows if f"eval/{bot}/win_rate" in r]
+        if not ev:
+            continue
+        x = [r["decisions"] / 1e6 for r in ev]
+        ax.plot(x, [r[f"eval/{bot}/win_rate"] for r in ev], "o-", color=color, label=f"against {bot}")
+        ax.fill_between(x, [r[f"eval/{bot}/win_rate_lo95"] for r in ev], [r[f"eval/{bot}/win_rate_hi95"] for r in ev],
+                        color=color, alpha=0.2)
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.axhline(0.6, color="C3", lw=0.8, ls=":", label="target 60%")
+    ax.set_xlabel("training decisions (millions)")
+    ax.set_ylabel("juegos won (duplicate deals, Wilson 95%)")
+    ax.set_ylim(0, 1)
+    ax.legend()
+    _savefig(fig, out_dir / "win_rate.png")
+    plt.close(fig)
+    names.append("win_rate.png")
+
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+    x = [r["decisions"] / 1e6 for r in train_rows]
+    for ax, keys, title in ((axes[0], ("loss/policy", "loss/value"), "losses"),
+                            (axes[1], ("loss/entropy",), "policy entropy (nats)"),
+                            (axes[2], ("perf/decisions_per_second",), "decisions per second (cumulative)")):
+        for k in keys:
+            ax.plot(x, [r[k] for r in train_rows], label=k.split("/")[-1])
+        ax.set_title(title)
+        ax.set_xlabel("decisions (millions)")
+        if len(keys) > 1:
+            ax.legend()
+    _savefig(fig, out_dir / "training.png")
+    plt.close(fig)
+    names.append("training.png")
+
+    ev = [r for r in rows if "eval/heuristic/win_rate" in r]
+    if ev:
+        fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+        x = [r["decisions"] / 1e6 for r in ev]
+        for k, label in (("bluff/pares_bet_when_weak", "pares bet when weak"),
+                         ("bluff/truco_bet_when_weak", "truco when weak")):
+            axes[0].plot(x, [r[f"eval/heuristic/{k}"] for r in ev], "o-", label=label)
+        axes[0].set_title("falsos against the heuristic: bet rate with weak hands")
+        axes[0].legend()
+        axes[1].plot(x, [r["eval/heuristic/senas/per_mano"] for r in ev], "o-", label="señas per mano")
+        axes[1].plot(x, [r["eval/heuristic/senas/honest_rate"] for r in ev], "o-", label="honest share")
+        axes[1].set_title("señas against the heuristic")
+        axes[1].legend()
+        for ax in axes:
+            ax.set_xlabel("decisions (millions)")
+        _savefig(fig, out_dir / "falsos_senas.png")
+        plt.close(fig)
+        names.append("falsos_senas.png")
+    return names
+
+
+def _pct(x) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def _ci(ci, pct=True) -> str:
+    if not ci:
+        return "–"
+    return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]" if pct else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def _eval_section(report: dict, title: str) -> list[str]:
+    j = report["juegos"]
+    cfg = report["config"]
+    lines = [f"**{title}** ({report['names']['A']} as A, {report['names']['B']} as B; {j['episodes']:,} juegos "
+             f"in {j['paired']['pairs']:,} duplicate pairs, {cfg['team_size']} contra {cfg['team_size']}, target "
+             f"{cfg['target']}, seed {cfg['seed']}):", "",
+             "| | A | B |", "|---|---|---|",
+             f"| juegos won | {j['wins']['A']:,} ({_pct(j['win_rate_A'])}) | {j['wins']['B']:,} |",
+             f"| Wilson 95% (A) | {_ci(j['wilson95'])} | |",
+             f"| paired bootstrap 95% (A) | {_ci(j['paired']['bootstrap95'])} | |"]
+    for source in ("pares", "flores", "truque", "total"):
+        a, b = report["chinas_per_mano"]["A"][source], report["chinas_per_mano"]["B"][source]
+        lines.append(f"| chinas per mano, {source} | {a['mean']:.2f} | {b['mean']:.2f} |")
+    for kind in ("pares", "truco"):
+        a, b = report["bluffs"]["A"][kind], report["bluffs"]["B"][kind]
+        lines.append(f"| {kind}: bet rate with a weak hand | {_pct(a['bet_when_weak']['rate'])} | "
+                     f"{_pct(b['bet_when_weak']['rate'])} |")
+        lines.append(f"| {kind}: weak bets won without a showdown | {_pct(a['weak_refused']['rate'])} "
+                     f"({a['weak_refused']['count']} of {a['weak_refused']['of']}) | "
+                     f"{_pct(b['weak_refused']['rate'])} ({b['weak_refused']['count']} of {b['weak_refused']['of']}) |")
+    return lines + [""]
+
+
+def _analysis_rows(name: str, a: dict) -> str:
+    mi = a["senas_mutual_information"]
+    hc = mi["features"]["hand_class"]
+    ci = a["causal_influence"]
+    row = (f"| {name} | {mi['senas_made']:,} / {mi['decisions']:,} | {hc['mi_bits']:.3f} {_ci(hc['bootstrap95'], False)} | "
+           f"{ci['kl_bits']['mean']:.3f} {_ci(ci['kl_bits']['bootstrap95'], False)} | {ci['tv']['mean']:.3f} |")
+    if "senas_ablation" in a:
+        ab = a["senas_ablation"]
+        row += f" {_pct(ab['win_rate_full'])} of {ab['juegos']:,} {_ci(ab['wilson95'])} |"
+    else:
+        row += " not measured |"
+    return row
+
+
+def _bets_table(analyses: dict) -> list[str]:
+    lines = []
+    for kind in ("pares", "truco"):
+        first = next(iter(analyses.values()))
+        name0 = next(iter(first["bet_frequencies"]))
+        bins = [r["bin"] for r in first["bet_frequencies"][name0][kind]["by_bin"]]
+        lines += [f"| {kind}: bet rate by hand | " + " | ".join(bins) + " |", "|---|" + "---|" * len(bins)]
+        for label, a in analyses.items():
+            b = next(iter(a["bet_frequencies"].values()))
+            lines.append(f"| {label} | " + " | ".join(_pct(r["bet"]["rate"]) for r in b[kind]["by_bin"]) + " |")
+            lines.append(f"| {label}: won without a showdown | "
+                         + " | ".join(_pct(r["won_without_showdown"]["rate"]) if "won_without_showdown" in r else "–"
+                                      for r in b[kind]["by_bin"]) + " |")
+        lines.append("")
+    return lines
+
+
+def build_page(paths: dict, out: Path) -> None:
+    out_dir = out.parent / "training"
+    rows = _load_rows(paths["metrics"])
+    figures = plot_curves(rows, out_dir)
+    evals = {k: json.loads(paths[k].read_text()) for k in ("eval_heuristic", "eval_random") if paths[k].exists()}
+    analyses = {label: json.loads(paths[k].read_text()) for label, k in (("PPO", "analysis_ppo"),
+                                                                          ("heuristic", "analysis_heuristic"))
+                if paths[k].exists()}
+    if analyses:
+        from train.analysis import plot_bet_frequencies
+
+        plot_bet_frequencies({k: next(iter(a["bet_frequencies"].values())) for k, a in analyses.items()},
+                             out_dir / "bets_by_strength.png")
+        figures.append("bets_by_strength.png")
+    bench = json.loads(paths["bench"].read_text())
+    train_rows = [r for r in rows if "loss/policy" in r]
+    last = train_rows[-1]
+    rel = lambda p: os.path.relpath(p, ROOT)  # noqa: E731
+
+    lines = ["# Training: PPO self-play for Truque Moteño", "",
+             f"*Generated by `python docs/make_training_page.py` from `{rel(paths['metrics'])}` and "
+             "`benchmarks/results/`; do not edit by hand.*", "",
+             "## The shipped bot", "",
+             f"`agents/checkpoints/ppo_moteno_3v3.pt` (the registry name `ppo`), trained by the two commands at the top of "
+             f"`{rel(paths['config'])}`: behaviour cloning of the heuristic bot's decisions, then PPO self-play against "
+             f"a pool of its past snapshots. {last['decisions']:,} decisions in {last['update']:,} updates, "
+             f"{last['wall_seconds'] / 3600:.2f} h of wall time on 2 cores (evaluations included).", ""]
+    lines += ["## Evaluation (duplicate deals)", ""]
+    for key, title in (("eval_heuristic", "Against the heuristic bot"), ("eval_random", "Against the random bot")):
+        if key in evals:
+            lines += _eval_section(evals[key], title)
+    lines += ["## Learning curves", ""] + [f"![{f}](training/{f})" for f in figures if f != "bets_by_strength.png"] + [""]
+    lines += ["## Señas", "",
+              "Measured by `train/analysis.py` in self-play (definitions in its docstring and in each JSON): the mutual "
+              "information between the seña made (or none) and the signaller's hand class, the causal influence of a "
+              "teammate's seña on a player's action distribution, and the win rate of the full policy against itself "
+              "with the señas channel cut (duplicate deals).", "",
+              "| policy | señas made / chances | I(seña; hand) bits [95%] | influence KL bits [95%] | TV | "
+              "full vs señas cut: juegos won |", "|---|---|---|---|---|---|"]
+    lines += [_analysis_rows(k, a) for k, a in analyses.items()] + [""]
+    if paths["p_intercept"].exists():
+        pi = json.loads(paths["p_intercept"].read_text())
+        lines += ["### What is signalled as interception grows", "", pi.get("description", ""), "",
+                  "| p_intercept | decisions trained | señas per chance | I(seña; hand) bits [95%] | influence KL bits |",
+                  "|---|---|---|---|---|"]
+        for r in pi["runs"]:
+            lines.append(f"| {r['p_intercept']} | {r['decisions']:,} | {r['senas_rate']:.3f} | "
+                         f"{r['mi_bits']:.3f} {_ci(r['mi_bootstrap95'], False)} | {r['influence_kl_bits']:.3f} |")
+        lines.append("")
+    lines += ["## Falsos", "",
+              "Bet rates by hand strength in self-play (`train/analysis.py`, `bet_frequencies`); a weak pares hand has "
+              "valor < 20, a weak truco hand no unplayed card as good as a tres and no baza won.", "",
+              "![bets by strength](training/bets_by_strength.png)", ""] + _bets_table(analyses)
+    lines += ["## Throughput", "", f"`python benchmarks/bench_train.py` ({bench['unit']}; "
+              f"{bench['machine']['cpu_count']} cores, torch {bench['machine']['torch']}):", "",
+              "| config | decisions/s | trained decisions/s | tables x steps | hidden |", "|---|---|---|---|---|"]
+    for name, r in bench["results"].items():
+        lines.append(f"| `{r['config']}` | {r['decisions_per_s']:,.0f} | {r['trained_decisions_per_s']:,.0f} | "
+                     f"{r['num_envs']} x {r['num_steps']} | {r['hidden']} |")
+    lines.append("")
+    _write_atomic(out, "\n".join(lines))
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for key, default in DEFAULTS.items():
+        ap.add_argument(f"--{key.replace('_', '-')}", type=Path, default=default)
+    ap.add_argument("--thin-log", type=Path, help="a run's metrics.jsonl to thin into --metrics first")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "training.md")
+    args = ap.parse_args(argv)
+    paths = {k: getattr(args, k) for k in DEFAULTS}
+    if args.thin_log:
+        thin_log(args.thin_log, paths["metrics"])
+    for key in ("metrics", "bench"):
+        if not paths[key].exists():
+            raise SystemExit(f"{paths[key]} is missing: it is the page's input ({key})")
+    build_page(paths, args.out)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The señas-by-p_intercept experiment and the training page, end to end on tiny inputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory):
+    from agents.registry import load_policy
+    from train.analysis import AnalysisConfig
+    from train.analysis import run as run_analysis
+    from train.evaluate import play_match
+    from train.ppo import PPOConfig, export_policy, train
+    from train.senas_experiment import SenasExperimentConfig
+    from train.senas_experiment import run as run_experiment
+
+    tmp = tmp_path_factory.mktemp("page")
+    toml = tmp / "tiny.toml"
+    toml.write_text("[ppo]\nteam_size = 2\nnum_envs = 16\nnum_steps = 8\nhidden = 16\nupdate_epochs = 1\n"
+                    "num_minibatches = 2\ntotal_decisions = 512\nsnapshot_every = 2\ncheckpoint_every = 2\n"
+                    "eval_every = 2\neval_juegos = 4\neval_opponents = [\"random\"]\ntorch_threads = 1\n")
+    cfg = PPOConfig.from_toml(toml, run_dir=tmp / "run", progress=False)
+    train(cfg)
+    export_policy(tmp / "run" / "checkpoint.pt", tmp / "policy.pt")
+    exp = run_experiment(SenasExperimentConfig(init_from=tmp / "policy.pt", config=toml, p_intercepts=(0.0, 0.5),
+                                               decisions=256, manos=40, influence_decisions=50, run_dir=tmp / "exp",
+                                               out=tmp / "senas_p_intercept.json"))
+    bot = load_policy(str(tmp / "policy.pt"), seed=0)
+    play_match(bot, load_policy("random"), team_size=2, episodes=4, num_envs=4, bootstrap=50).save(tmp / "ev_r.json")
+    play_match(bot, load_policy("random", seed=1), team_size=2, episodes=4, num_envs=4, bootstrap=50).save(tmp / "ev_h.json")
+    for name, policy in (("ppo", str(tmp / "policy.pt")), ("other", "random")):
+        run_analysis(AnalysisConfig(policy=policy, team_size=2, manos=30, influence_decisions=30, juegos=4,
+                                    num_envs=8, bootstrap=50, out=tmp / f"an_{name}.json"))
+    return tmp, exp
+
+
+def test_p_intercept_experiment_reports_each_run(artifacts):
+    tmp, exp = artifacts
+    assert [r["p_intercept"] for r in exp["runs"]] == [0.0, 0.5]
+    for r in exp["runs"]:
+        assert r["chances"] > 0 and 0.0 <= r["senas_rate"] <= 1.0 and r["influence_kl_bits"] >= 0.0
+        assert (tmp / "exp" / f"p{r['p_intercept']:g}" / "checkpoint.pt").exists()
+    assert json.loads((tmp / "senas_p_intercept.json").read_text())["runs"] == json.loads(json.dumps(exp["runs"]))
+
+
+def test_training_page_is_built_from_the_logs_and_results(artifacts):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "docs"))
+    import make_training_page
+
+    tmp, _ = artifacts
+    out = tmp / "docs" / "training.md"
+    make_training_page.main(["--thin-log", str(tmp / "run" / "metrics.jsonl"), "--metrics", str(tmp / "m.jsonl"),
+                             "--eval-heuristic", str(tmp / "ev_h.json"), "--eval-random", str(tmp / "ev_r.json"),
+                             "--analysis-ppo", str(tmp / "an_ppo.json"), "--analysis-heuristic", str(tmp / "an_other.json"),
+                             "--p-intercept", str(tmp / "senas_p_intercept.json"), "--out", str(out)])
+    page = out.read_text()
+    for heading in ("## Evaluation", "## Learning curves", "## Señas", "## Falsos", "## Throughput",
+                    "### What is signalled"):
+        assert heading in page
+    for png in ("win_rate.png", "training.png", "falsos_senas.png", "bets_by_strength.png"):
+        assert (tmp / "docs" / "training" / png).read_bytes()[:4] == b"\x89PNG"
+    thinned = [json.loads(x) for x in (tmp / "m.jsonl").read_text().splitlines()]
+    assert any("eval/random/win_rate" in r for r in thinned)
+    with pytest.raises(SystemExit, match="missing"):
+        make_training_page.main(["--metrics", str(tmp / "nothing.jsonl"), "--out", str(out)])
