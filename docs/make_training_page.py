@@ -245,7 +245,7 @@ def build_page(paths: dict, out: Path) -> None:
     lines += ["## Throughput", "", f"`python benchmarks/bench_train.py` ({bench['unit']}; "
               f"{bench['machine']['cpu_count']} cores, torch {bench['machine']['torch']}):", "",
               "| config | decisions/s | trained decisions/s | tables x steps | hidden |", "|---|---|---|---|---|"]
-    for name, r in bench["results"].items():
+    for r in bench["results"].values():
         lines.append(f"| `{r['config']}` | {r['decisions_per_s']:,.0f} | {r['trained_decisions_per_s']:,.0f} | "
                      f"{r['num_envs']} x {r['num_steps']} | {r['hidden']} |")
     lines.append("")
