@@ -15,8 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import tempfile
 from pathlib import Path
+
+from truque_env.io import atomic_output, write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -32,30 +33,35 @@ DEFAULTS = {
 }
 
 
-def thin_log(src: Path, dst: Path, every: int = 10) -> None:
-    """Keep every ``every``-th training row and every evaluation row of a run's metrics.jsonl."""
-    rows = [json.loads(line) for line in src.read_text().splitlines()]
-    by_update: dict = {}
-    for r in rows:  # a resumed run may repeat updates: the last one written wins
-        by_update.setdefault((r["update"], "eval" if any(k.startswith("eval/") for k in r) else "train"), {}).update(r)
-    keep = [r for (u, kind), r in sorted(by_update.items()) if kind == "eval" or u % every == 0 or u == 1]
-    _write_atomic(dst, "".join(json.dumps(r) + "\n" for r in keep))
+def thin_log(stages: list[str], dst: Path, every: int = 10) -> None:
+    """Join the metrics.jsonl of a run's stages and keep every ``every``-th training row and every evaluation.
 
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    A stage is ``PATH`` or ``PATH:UPDATE``: the rows after ``UPDATE`` (the checkpoint the next stage
+    started from) are dropped; later stages continue its update, decision and time counts.
+    """
+    keep, offset = [], {"update": 0, "decisions": 0, "wall_seconds": 0.0}
+    for k, spec in enumerate(stages):
+        path, _, until = spec.partition(":")
+        last_update = int(until) if until else None
+        by_update: dict = {}
+        for line in Path(path).read_text().splitlines():
+            r = json.loads(line)
+            if last_update is not None and r["update"] > last_update:
+                continue
+            kind = "eval" if any(key.startswith("eval/") for key in r) else "train"
+            by_update.setdefault((r["update"], kind), {}).update(r)  # a resumed run: the last row wins
+        rows = [r for _, r in sorted(by_update.items())]
+        for r in rows:
+            if "loss/policy" not in r or r["update"] % every == 0 or r["update"] == 1:
+                keep.append({**r, **{key: r[key] + off for key, off in offset.items()}, "stage": k + 1})
+        if rows:  # the next stage starts where this one's last row (its checkpoint) ends
+            offset = {key: rows[-1][key] + off for key, off in offset.items()}
+    write_text_atomic(dst, "".join(json.dumps(r) + "\n" for r in keep))
 
 
 def _savefig(fig, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".png")
-    os.close(fd)
-    fig.savefig(tmp, dpi=110, bbox_inches="tight")
-    os.replace(tmp, path)
+    with atomic_output(path, suffix=".tmp.png") as tmp:
+        fig.savefig(tmp, dpi=110, bbox_inches="tight", format="png")
 
 
 def _load_rows(path: Path) -> list[dict]:
@@ -104,18 +110,19 @@ def plot_curves(rows: list[dict], out_dir: Path) -> list[str]:
     plt.close(fig)
     names.append("training.png")
 
-    ev = [r for r in rows if "eval/heuristic/win_rate" in r]
-    if ev:
+    bot = next((b for b in ("heuristic", "random") if any(f"eval/{b}/win_rate" in r for r in rows)), None)
+    if bot is not None:  # what the evaluations against a bot saw of its falsos and señas
+        ev = [r for r in rows if f"eval/{bot}/win_rate" in r]
         fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
         x = [r["decisions"] / 1e6 for r in ev]
         for k, label in (("bluff/pares_bet_when_weak", "pares bet when weak"),
                          ("bluff/truco_bet_when_weak", "truco when weak")):
-            axes[0].plot(x, [r[f"eval/heuristic/{k}"] for r in ev], "o-", label=label)
-        axes[0].set_title("falsos against the heuristic: bet rate with weak hands")
+            axes[0].plot(x, [r[f"eval/{bot}/{k}"] for r in ev], "o-", label=label)
+        axes[0].set_title(f"falsos against the {bot} bot: bet rate with weak hands")
         axes[0].legend()
-        axes[1].plot(x, [r["eval/heuristic/senas/per_mano"] for r in ev], "o-", label="señas per mano")
-        axes[1].plot(x, [r["eval/heuristic/senas/honest_rate"] for r in ev], "o-", label="honest share")
-        axes[1].set_title("señas against the heuristic")
+        axes[1].plot(x, [r[f"eval/{bot}/senas/per_mano"] for r in ev], "o-", label="señas per mano")
+        axes[1].plot(x, [r[f"eval/{bot}/senas/honest_rate"] for r in ev], "o-", label="honest share")
+        axes[1].set_title(f"señas against the {bot} bot")
         axes[1].legend()
         for ax in axes:
             ax.set_xlabel("decisions (millions)")
@@ -249,14 +256,16 @@ def build_page(paths: dict, out: Path) -> None:
         lines.append(f"| `{r['config']}` | {r['decisions_per_s']:,.0f} | {r['trained_decisions_per_s']:,.0f} | "
                      f"{r['num_envs']} x {r['num_steps']} | {r['hidden']} |")
     lines.append("")
-    _write_atomic(out, "\n".join(lines))
+    write_text_atomic(out, "\n".join(lines))
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for key, default in DEFAULTS.items():
         ap.add_argument(f"--{key.replace('_', '-')}", type=Path, default=default)
-    ap.add_argument("--thin-log", type=Path, help="a run's metrics.jsonl to thin into --metrics first")
+    ap.add_argument("--thin-log", nargs="+", metavar="METRICS[:UPDATE]",
+                    help="a run's metrics.jsonl (one per stage; PATH:UPDATE cuts a stage at the checkpoint the next "
+                         "started from), joined and thinned into --metrics first")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "training.md")
     args = ap.parse_args(argv)
     paths = {k: getattr(args, k) for k in DEFAULTS}

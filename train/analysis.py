@@ -97,8 +97,6 @@ from __future__ import annotations
 
 import copy
 import math
-import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,7 +119,7 @@ from train.evaluate import (
 from truque_env.engine import actions as A
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O
-from truque_env.io import write_json_atomic
+from truque_env.io import atomic_output, write_json_atomic
 from truque_env.rules.moteno import CASCABEL, MATA_OROS, TRUQUE_POWER
 from truque_env.table import validate_config
 from truque_env.vector import VectorEnv
@@ -780,15 +778,8 @@ def plot_bet_frequencies(results_by_policy: dict, path) -> Path:
         ax.legend()
     fig.tight_layout()
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp.png")
-    os.close(fd)
-    try:
+    with atomic_output(path, suffix=".tmp.png") as tmp:
         fig.savefig(tmp, dpi=110, format="png")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return path
 
 

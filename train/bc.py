@@ -11,7 +11,6 @@ checkpoint; the PPO trainer writes those).
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from torch import nn
 from train.features import to_csr
 from truque_env.engine import actions as A
 from truque_env.engine import observation as O
+from truque_env.io import atomic_output
 from truque_env.vector import VectorEnv
 
 
@@ -52,11 +52,8 @@ def collect(policy, team_size: int, decisions: int, num_envs: int = 256, seed: i
 
 
 def save_dataset(path: Path, data: dict[str, np.ndarray]) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp.npz")
-    np.savez(tmp, **data)
-    os.replace(tmp, path)
+    with atomic_output(path, suffix=".tmp.npz") as tmp:
+        np.savez(tmp, **data)
 
 
 def load_dataset(path: Path) -> dict[str, np.ndarray]:

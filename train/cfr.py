@@ -55,8 +55,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,7 +66,7 @@ from numba import njit
 # importing truque_env (for its atomic JSON writer) also sets the numba cache folder
 from train import config
 from train.cfr_games import CHANCE, GAMES, TERMINAL, GameTree, load_game
-from truque_env.io import write_json_atomic
+from truque_env.io import atomic_output, write_json_atomic
 
 SOLVERS = ("cfr", "cfr_plus", "lcfr", "dcfr", "mccfr_external", "mccfr_outcome")
 _SCHEME = {"cfr": 0, "cfr_plus": 1, "lcfr": 2, "dcfr": 3}  # the full-width solvers
@@ -587,16 +585,8 @@ def save_checkpoint(path: Path, solver: Solver, cfg: CFRConfig, seconds: float, 
               "config": np.array(json.dumps(config.to_dict(cfg))), "regrets": solver.regrets,
               "cumulative_policy": solver.cumulative_policy, "iteration": np.array(solver.iteration, dtype=np.int64),
               "rng_state": solver.rng_state, "seconds": np.array(seconds), "log": rows.reshape(-1, 3)}
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_output(path) as tmp, open(tmp, "wb") as f:
+        np.savez(f, **arrays)
 
 
 def load_checkpoint(path: Path, cfg: CFRConfig | None = None) -> dict:

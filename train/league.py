@@ -12,8 +12,6 @@ pairing so that an undefeated policy still gets a finite rating), reported on th
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +20,7 @@ from typing import Literal
 import numpy as np
 
 from train.evaluate import _jsonable, play_match
-from truque_env.io import write_json_atomic
+from truque_env.io import atomic_output, write_json_atomic
 
 
 def bradley_terry(wins: np.ndarray, prior: float = 0.5, iters: int = 10_000, tol: float = 1e-10) -> np.ndarray:
@@ -174,16 +172,9 @@ def plot_heatmap(result: LeagueResult, path) -> None:
     fig.colorbar(im, ax=ax, label=f"share of {result.unit}s won")
     ax.set_title(f"win rate of row vs column\n({result.unit}s, duplicate deals)", fontsize=11)
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp.png")
-    os.close(fd)
     try:
-        fig.savefig(tmp, dpi=120, format="png")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        with atomic_output(path, suffix=".tmp.png") as tmp:
+            fig.savefig(tmp, dpi=120, format="png")
     finally:
         plt.close(fig)
 

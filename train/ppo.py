@@ -21,7 +21,6 @@ trajectory, ``_gae`` below).
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +36,7 @@ from train.sparse_linear import SparseLinear, int8_csr
 from truque_env.engine import actions as A
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O
+from truque_env.io import atomic_output
 from truque_env.vector import VectorEnv
 
 CHECKPOINT_VERSION = 2  # 2: sparse feature input layers
@@ -263,12 +263,8 @@ def _gae(seats, trained, rewards, terminated, values, last_values, gamma, lam, a
 
 
 def save_checkpoint(path: Path, payload: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    torch.save(payload, tmp)
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    with atomic_output(path) as tmp:
+        torch.save(payload, tmp)
 
 
 def load_checkpoint(path: Path, cfg: PPOConfig | None = None) -> dict:

@@ -18,8 +18,6 @@ The game loop (:func:`play`) reads lines from an input function and writes to a 
 from __future__ import annotations
 
 import importlib
-import os
-import tempfile
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,6 +35,7 @@ from truque_env.engine import actions as A
 from truque_env.engine import kernels as K
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O
+from truque_env.io import write_text_atomic
 from truque_env.rules.moteno import CARD_NICKNAME, TRUQUE_POWER
 from truque_env.table import Table, validate_config
 
@@ -601,22 +600,6 @@ class Game:
         self.say(Text(GOODBYE, style="bold"))
         return {"manos": self.mano_no, "scores": t.scores, "juegos": t.juegos, "quit": quit_,
                 "partida_over": t.partida_over, "logs": list(self.saved)}
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def play(cfg: PlayConfig, input_fn: Callable[[], str] | None = None, console: Console | None = None,
