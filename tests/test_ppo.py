@@ -269,3 +269,19 @@ def test_fixed_bots_hold_some_tables_and_resume_stays_exact(tmp_path):
         _tiny(tmp_path, p_bot=0.2).validate()
     with pytest.raises(ValueError, match="unknown policy"):
         _tiny(tmp_path, p_bot=0.2, bot_opponents=("nobody",)).validate()
+
+
+def test_the_shipped_bot_loads_by_name_and_plays_every_team_size():
+    from agents.registry import STRONG_BOT, load_policy
+    from truque_env.vector import VectorEnv
+
+    assert STRONG_BOT.stat().st_size < 5_000_000  # the actor alone: small enough to ship
+    assert all(k.startswith("actor") for k in load_checkpoint(STRONG_BOT)["model"])
+    bot = load_policy("ppo", seed=0)
+    for team_size in (1, 3):
+        env = VectorEnv(8, team_size=team_size, seed=1)
+        obs, mask, *_ = env.reset()
+        for _ in range(50):
+            acts = bot.act_batch(obs, mask)
+            assert (mask[np.arange(8), acts] == 1).all()
+            obs, mask, *_ = env.step(acts)
