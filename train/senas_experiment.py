@@ -32,6 +32,8 @@ class SenasExperimentConfig:
     p_intercepts: tuple[float, ...] = (0.0, 0.1, 0.5)
     decisions: int = 10_000_000
     """decisions of each run"""
+    value_warmup_updates: int = 20
+    """updates that train the critic only (a shipped policy has no critic)"""
     manos: int = 1500
     """manos of self-play for the measurements"""
     influence_decisions: int = 1500
@@ -53,7 +55,7 @@ def run(cfg: SenasExperimentConfig) -> dict:
     for p in cfg.p_intercepts:
         run_dir = cfg.run_dir / f"p{p:g}"
         ppo = PPOConfig.from_toml(cfg.config, p_intercept=p, init_from=Path(cfg.init_from), bc_dataset=None,
-                                  value_warmup_updates=0, total_decisions=cfg.decisions, eval_every=0,
+                                  value_warmup_updates=cfg.value_warmup_updates, total_decisions=cfg.decisions, eval_every=0,
                                   run_dir=run_dir, progress=False, tensorboard=False)
         train(ppo)
         policy = PPOPolicy(run_dir / "checkpoint.pt", seed=cfg.seed)
