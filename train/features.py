@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from train.sparse_linear import build_csr
 from truque_env.engine import actions as A
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O
@@ -86,14 +87,8 @@ def to_csr(obs: np.ndarray):
     obs = np.ascontiguousarray(obs)
     if obs.dtype != np.int8 or obs.ndim != 2 or obs.shape[1] != O.OBS_SIZE:
         raise ValueError(f"expected int8 observations of shape (n, {O.OBS_SIZE}), got {obs.dtype} {obs.shape}")
-    counts = np.empty(obs.shape[0], dtype=np.int64)
-    _count(obs, counts)
-    indptr = np.zeros(obs.shape[0] + 1, dtype=np.int64)
-    np.cumsum(counts, out=indptr[1:])
-    cols = np.empty(indptr[-1], dtype=np.int64)
-    vals = np.empty(indptr[-1], dtype=np.float32)
-    _fill(obs, SCALE, indptr, cols, vals)
-    return indptr, cols, vals
+    return build_csr(obs.shape[0], lambda counts: _count(obs, counts),
+                     lambda indptr, cols, vals: _fill(obs, SCALE, indptr, cols, vals))
 
 
 def dense(obs: np.ndarray) -> np.ndarray:

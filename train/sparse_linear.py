@@ -74,19 +74,25 @@ def _fill(x, indptr, cols, vals):
                 k += 1
 
 
+def build_csr(n_rows: int, count, fill) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR arrays from two kernels: ``count(counts)`` entries per row, then ``fill(indptr, cols, vals)``."""
+    counts = np.empty(n_rows, dtype=np.int64)
+    count(counts)
+    indptr = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    cols = np.empty(indptr[-1], dtype=np.int64)
+    vals = np.empty(indptr[-1], dtype=np.float32)
+    fill(indptr, cols, vals)
+    return indptr, cols, vals
+
+
 def int8_csr(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(indptr, cols, vals)`` of a 2-D int8 array, its values as they are."""
     x = np.ascontiguousarray(x)
     if x.dtype != np.int8 or x.ndim != 2:
         raise ValueError(f"expected a 2-D int8 array, got {x.dtype} with shape {x.shape}")
-    counts = np.empty(x.shape[0], dtype=np.int64)
-    _row_counts(x, counts)
-    indptr = np.zeros(x.shape[0] + 1, dtype=np.int64)
-    np.cumsum(counts, out=indptr[1:])
-    cols = np.empty(indptr[-1], dtype=np.int64)
-    vals = np.empty(indptr[-1], dtype=np.float32)
-    _fill(x, indptr, cols, vals)
-    return indptr, cols, vals
+    return build_csr(x.shape[0], lambda counts: _row_counts(x, counts),
+                     lambda indptr, cols, vals: _fill(x, indptr, cols, vals))
 
 
 class SparseLinear(nn.Module):
