@@ -1,8 +1,9 @@
 """Counterfactual regret minimisation on small games: CFR, CFR+, Linear and Discounted CFR, MCCFR.
 
-The games (``kuhn_poker``, ``leduc_poker``) are fully expanded trees of flat arrays
-(``train.cfr_games``); the regret and cumulative-policy tables are ``[num_infostates, max_actions]``
-float64 arrays, and every iteration runs inside a numba kernel.
+The games (``kuhn_poker``, ``leduc_poker``, and the reduced Truque Moteño games ``truque_tiny``,
+``truque_pares6``, ``truque_7``, ``truque_8`` of ``train.truque_reduced``, docs/cfr.md) are fully
+expanded trees of flat arrays (``train.cfr_games``); the regret and cumulative-policy tables are
+``[num_infostates, max_actions]`` float64 arrays, and every iteration runs inside a numba kernel.
 
 Solvers (``solver = ...``), all with alternating updates (player 0's regrets and average are
 updated, then player 1's against player 0's new strategy; one iteration updates both):
@@ -43,8 +44,7 @@ exploitability) to ``run_dir/log.json`` and checkpoints to ``run_dir/checkpoint.
 In Python::
 
     from train.cfr import Solver, exploitability
-    from train import config
-from train.cfr_games import load_game
+    from train.cfr_games import load_game
     game = load_game("leduc_poker")
     s = Solver(game, "cfr_plus")
     s.run(1000)
@@ -509,7 +509,8 @@ class Solver:
 class CFRConfig:
     """A CFR run: also the command line (tyro) and the TOML config (section ``[cfr]``)."""
 
-    game: Literal["kuhn_poker", "leduc_poker"] = "leduc_poker"
+    game: Literal["kuhn_poker", "leduc_poker", "truque_tiny", "truque_pares6", "truque_7", "truque_8"] = "leduc_poker"
+    """kuhn_poker, leduc_poker, or a reduced Truque Moteño game of train.truque_reduced"""
     solver: Literal["cfr", "cfr_plus", "lcfr", "dcfr", "mccfr_external", "mccfr_outcome"] = "cfr_plus"
     iterations: int = 1000
     """the run's total number of iterations (a resumed run continues up to it)"""

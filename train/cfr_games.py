@@ -34,6 +34,10 @@ the higher rank wins, equal ranks split the pot.
 
 Every information state's histories must lie at one depth (true of both games; the exact best
 response of ``train.cfr`` relies on it); the builder checks it.
+
+Besides the two poker games, ``load_game`` knows the reduced Truque Moteño games of
+``train.truque_reduced`` (``truque_tiny``, ``truque_pares6``, ``truque_7``, ``truque_8``): one 1v1
+mano on a small deck with a subset of the bets, expanded by the real numba engine.
 """
 
 from __future__ import annotations
@@ -45,7 +49,9 @@ import numpy as np
 
 CHANCE = 2
 TERMINAL = 3
-GAMES = ("kuhn_poker", "leduc_poker")
+POKER_GAMES = ("kuhn_poker", "leduc_poker")
+TRUQUE_GAMES = ("truque_tiny", "truque_pares6", "truque_7", "truque_8")  # train.truque_reduced.REDUCED_GAMES
+GAMES = POKER_GAMES + TRUQUE_GAMES
 
 
 @dataclass(frozen=True)
@@ -270,9 +276,15 @@ _CACHE: dict[str, GameTree] = {}
 
 
 def load_game(name: str) -> GameTree:
-    """The tree of a game by name (``kuhn_poker`` or ``leduc_poker``), built once per process."""
+    """The tree of a game by name (:data:`GAMES`: the two poker games and the reduced Truque
+    Moteño games of ``train.truque_reduced``), built once per process."""
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}; known: {list(GAMES)}")
     if name not in _CACHE:
-        _CACHE[name] = build_tree(name, _Kuhn() if name == "kuhn_poker" else _Leduc())
+        if name in TRUQUE_GAMES:
+            from train.truque_reduced import load_build
+
+            _CACHE[name] = load_build(name).tree
+        else:
+            _CACHE[name] = build_tree(name, _Kuhn() if name == "kuhn_poker" else _Leduc())
     return _CACHE[name]
