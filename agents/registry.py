@@ -2,8 +2,11 @@
 
 Known names: ``random`` (``agents.base.RandomPolicy``), ``heuristic`` (``agents.heuristic``,
 imported only when asked for) and ``heuristic_sin_senas`` (the same bot ignoring its partners'
-señas), ``ppo`` (the shipped PPO bot, ``agents/checkpoints/ppo_moteno_3v3.pt``). A path to a checkpoint of ``train.ppo`` loads the learned policy
-(``agents.ppo_policy.PPOPolicy``); a file that is not one is a clear ``ValueError``.
+señas), ``ppo`` (the shipped PPO bot, ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
+policy for 1 contra 1, ``agents/checkpoints/cfr_moteno_1v1.npz``, ``agents.cfr_policy``). A path to a
+checkpoint of ``train.ppo`` loads the learned policy (``agents.ppo_policy.PPOPolicy``); a path
+ending in ``.npz`` loads a CFR policy (an export or a run checkpoint of ``train.mccfr_moteno``,
+its header checked); a file that is neither is a clear ``ValueError``.
 """
 
 from __future__ import annotations
@@ -55,8 +58,20 @@ def _ppo(seed: int):
     return PPOPolicy(STRONG_BOT, seed=seed)
 
 
+CFR_BOT = Path(__file__).parent / "checkpoints" / "cfr_moteno_1v1.npz"
+
+
+def _cfr(seed: int):
+    """The shipped MCCFR bot (docs/cfr_mccfr.md): 1 contra 1 only."""
+    if not CFR_BOT.exists():
+        raise ValueError(f"policy 'cfr' is not available: {CFR_BOT} is missing")
+    from agents.cfr_policy import CFRPolicy
+
+    return CFRPolicy(CFR_BOT, seed=seed)
+
+
 POLICIES = {"random": _random, "heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
-            "ppo": _ppo}
+            "ppo": _ppo, "cfr": _cfr}
 
 
 def known_policies() -> list[str]:
@@ -69,6 +84,12 @@ def load_policy(name_or_path: str, seed: int = 0):
     if key in POLICIES:
         return POLICIES[key](seed)
     path = Path(key)
+    if path.suffix == ".npz":
+        if not path.exists():
+            raise ValueError(f"no CFR policy at {key!r}")
+        from agents.cfr_policy import CFRPolicy
+
+        return CFRPolicy(path, seed=seed)
     if path.suffix in (".pt", ".pth", ".ckpt") or path.exists():
         if not path.exists():
             raise ValueError(f"no checkpoint at {key!r}")

@@ -3,6 +3,8 @@
     truque simulate --manos N             random manos and their statistics
     truque train ppo --config FILE.toml   PPO self-play (overrides: --num-envs 256 ...)
     truque train cfr --config FILE.toml   CFR / CFR+ / LCFR / DCFR / MCCFR on Kuhn or Leduc poker
+    truque train mccfr --config FILE.toml MCCFR on the full 1 contra 1 mano (train/mccfr_moteno.py)
+    truque train mccfr-export CKPT OUT    the average policy of an MCCFR run, to ship as the cfr bot
     truque train export RUN.pt OUT.pt     the actor of a PPO run's checkpoint, to ship as a bot
     truque play                           a person against bots
     truque evaluate --a X --b Y           a duplicate-deal match
@@ -24,11 +26,21 @@ from truque_env.simulate import run as run_simulate
 
 
 def train_main(argv: list[str]) -> None:
-    """``truque train ppo|cfr [--config FILE] [overrides]``: the TOML gives the defaults, flags override."""
+    """``truque train ppo|cfr|mccfr [--config FILE] [overrides]``: the TOML gives the defaults, flags override."""
     if argv and argv[0] == "cfr":
         from train.cfr import main as cfr_main
 
         cfr_main(argv[1:], prog="truque train cfr")
+        return
+    if argv and argv[0] == "mccfr":
+        from train.mccfr_moteno import main as mccfr_main
+
+        mccfr_main(argv[1:], prog="truque train mccfr")
+        return
+    if argv and argv[0] == "mccfr-export":
+        from train.mccfr_moteno import export_main
+
+        export_main(argv[1:])
         return
     if argv and argv[0] == "export":
         if len(argv) != 3:
@@ -41,7 +53,8 @@ def train_main(argv: list[str]) -> None:
         print(f"wrote {argv[2]}")
         return
     if not argv or argv[0] != "ppo":
-        raise SystemExit("usage: truque train ppo|cfr|export [--config FILE.toml] [--setting value ...]")
+        raise SystemExit("usage: truque train ppo|cfr|mccfr|mccfr-export|export [--config FILE.toml] "
+                         "[--setting value ...]")
     from train.ppo import main as ppo_main
 
     ppo_main(argv[1:], prog="truque train ppo")
