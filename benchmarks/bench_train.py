@@ -6,11 +6,13 @@ same network, batch and epochs as a real run) for ``--updates`` updates and time
 seat (the learner's, a frozen opponent's, or a forced single-option move that skips the
 networks); the JSON also reports how many of them were trained on. The first ``--warmup``
 updates (numba and torch warm-up) are excluded; the median of the rest is reported.
-Evaluation, logging and checkpoints are off. Writes JSON atomically
-(default ``benchmarks/results/bench_train.json``).
+Evaluation, logging and checkpoints are off. ``--workers 1 2`` times each config in a single
+process and with 2 Ray workers collecting the rollouts (``train/ppo_ray.py``; Ray's start-up is
+not timed). Writes JSON atomically (default ``benchmarks/results/bench_train.json``).
 
     python benchmarks/bench_train.py                # the three configs
     python benchmarks/bench_train.py --quick        # 1v1 only, a few updates
+    python benchmarks/bench_train.py --configs ppo_moteno_3v3 --workers 1 2   # needs .[ray]
 """
 
 from __future__ import annotations
@@ -32,10 +34,11 @@ from truque_env.io import write_json_atomic
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def bench_config(name: str, updates: int, warmup: int) -> dict:
+def bench_config(name: str, updates: int, warmup: int, workers: int = 1) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         cfg = PPOConfig.from_toml(ROOT / "configs" / f"{name}.toml", run_dir=Path(tmp), progress=False,
-                                  tensorboard=False, eval_every=0, checkpoint_every=10**9, log_every=10**9)
+                                  tensorboard=False, eval_every=0, checkpoint_every=10**9, log_every=10**9,
+                                  num_workers=workers)
         batch = cfg.num_envs * cfg.num_steps
         cfg.total_decisions = (warmup + updates) * batch
         train(cfg)
@@ -43,10 +46,12 @@ def bench_config(name: str, updates: int, warmup: int) -> dict:
     timed = [r for r in rows if "perf/update_seconds" in r][warmup:]
     rates = [batch / r["perf/update_seconds"] for r in timed]
     trained = [r["perf/trained_decisions"] / r["perf/update_seconds"] for r in timed]
-    return {"config": f"configs/{name}.toml", "team_size": cfg.team_size, "num_envs": cfg.num_envs,
+    return {"config": f"configs/{name}.toml", "num_workers": workers, "team_size": cfg.team_size,
+            "num_envs": cfg.num_envs,
             "num_steps": cfg.num_steps, "hidden": cfg.hidden, "update_epochs": cfg.update_epochs,
             "decisions_per_update": batch, "updates_timed": len(rates),
             "decisions_per_s": statistics.median(rates), "trained_decisions_per_s": statistics.median(trained),
+            "rollout_share": statistics.median(r["perf/rollout_seconds"] / r["perf/update_seconds"] for r in timed),
             "runs": rates}
 
 
@@ -55,6 +60,8 @@ def main(argv=None):
     ap.add_argument("--configs", nargs="+", default=["ppo_moteno_1v1", "ppo_moteno_2v2", "ppo_moteno_3v3"])
     ap.add_argument("--updates", type=int, default=8)
     ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--workers", type=int, nargs="+", default=[1],
+                    help="rollout workers to time each config with (1: this process; more: Ray actors)")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "bench_train.json")
     args = ap.parse_args(argv)
@@ -62,10 +69,11 @@ def main(argv=None):
         args.configs, args.updates, args.warmup = ["ppo_moteno_1v1"], 2, 1
     results = {}
     for name in args.configs:
-        results[name] = bench_config(name, args.updates, args.warmup)
-        r = results[name]
-        print(f"{name}: {r['decisions_per_s']:,.0f} decisions/s ({r['trained_decisions_per_s']:,.0f} trained), "
-              f"median of {r['updates_timed']} updates")
+        for workers in args.workers:
+            key = name if workers == 1 else f"{name}@{workers}_workers"
+            results[key] = r = bench_config(name, args.updates, args.warmup, workers)
+            print(f"{key}: {r['decisions_per_s']:,.0f} decisions/s ({r['trained_decisions_per_s']:,.0f} trained, "
+                  f"rollout {r['rollout_share']:.0%} of the time), median of {r['updates_timed']} updates")
     write_json_atomic(args.out, {
         "benchmark": "bench_train", "unit": "agent decisions per second, learning included (median per update)",
         "machine": {"cpu_count": os.cpu_count(), "numba_threads": numba.get_num_threads(),

@@ -285,3 +285,30 @@ def test_the_shipped_bot_loads_by_name_and_plays_every_team_size():
             acts = bot.act_batch(obs, mask)
             assert (mask[np.arange(8), acts] == 1).all()
             obs, mask, *_ = env.step(acts)
+
+
+def test_a_fixed_short_run_keeps_its_exact_parameters(tmp_path):
+    # a short run with a fixed bot, snapshots, self-play and the centralised critic; its final
+    # parameters were recorded before the rollout loop became train.ppo.rollout (which the Ray
+    # workers share): a refactor of the trainer must not change one bit of a single-process run.
+    # Recorded with this build of torch (another may round differently: then re-record, and say why)
+    # and one numba thread (the sparse layer's weight gradient sums one partial per thread).
+    import hashlib
+
+    import numba
+
+    if torch.__version__ != "2.13.0+cpu":
+        pytest.skip(f"parameters recorded with torch 2.13.0+cpu, this is {torch.__version__}")
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        train(_tiny(tmp_path, team_size=2, total_decisions=16 * 8 * 3, snapshot_every=1, seed=5, tensorboard=False,
+                    bot_opponents=("random",), p_bot=0.3, p_latest=0.3))
+    finally:
+        numba.set_num_threads(threads)
+    model = _params(tmp_path / "checkpoint.pt")
+    digest = hashlib.sha256()
+    for k in sorted(model):
+        digest.update(k.encode())
+        digest.update(model[k].numpy().tobytes())
+    assert digest.hexdigest() == "b055a9f266010b9c36d26b55bd7b26069fe136a5f46fe72f73fd402ad26c9499"

@@ -14,8 +14,18 @@ Rewards are chinas of the seat's team minus the rival's, divided by ``target``, 
 mano ends. A decision's return runs to the same seat's next decision (GAE per (table, seat)
 trajectory, ``_gae`` below).
 
+Rollouts on Ray workers (``train/ppo_ray.py``; ``pip install truque_env[ray]``): with
+``--num-workers N`` each of N actors plays ``num_envs / N`` of the tables with ``rollout`` below
+(the single process's code) and the learner concatenates what they send back for one GAE and
+PPO update. ``--ray-address`` runs them on a cluster: ``ray start --head`` on one machine,
+``ray start --address HEAD:6379`` on the others (each with this package installed), then
+``--ray-address auto`` on the head. A worker run resumes exactly with the same number of
+workers; its numbers are not a single-process run's (each worker samples from a generator of
+its own). The single process stays the default.
+
     truque train ppo --config configs/ppo_moteno_3v3.toml
     python -m train.ppo --total-decisions 20000 --num-envs 64   # a smoke run
+    python -m train.ppo --config configs/ppo_moteno_3v3.toml --num-workers 2   # on Ray actors
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -58,6 +69,12 @@ class PPOConfig:
     """decisions per table in one rollout"""
     total_decisions: int = 50_000_000
     """stop after this many decisions (all seats, all tables)"""
+    num_workers: int = 1
+    """Ray actors that collect the rollouts, each on num_envs / num_workers tables (1: this process);
+    more than 1 needs Ray: pip install truque_env[ray]"""
+    ray_address: str | None = None
+    """the Ray cluster of the workers (ray start --head prints it; "auto": the one on this machine);
+    given, rollouts go to Ray workers even with num_workers = 1"""
     # optimisation
     learning_rate: float = 3e-4
     anneal_lr: bool = True
@@ -113,9 +130,12 @@ class PPOConfig:
             raise ValueError(f"episode must be mano, juego or partida, got {self.episode!r}")
         for name in ("num_envs", "num_steps", "total_decisions", "num_minibatches", "update_epochs", "hidden",
                      "pool_size", "snapshot_every", "checkpoint_every", "log_every", "torch_threads", "eval_juegos",
-                     "bc_epochs"):
+                     "bc_epochs", "num_workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+        if self.num_envs % self.num_workers:
+            raise ValueError(f"num_envs ({self.num_envs}) must be a multiple of num_workers ({self.num_workers}): "
+                             "each worker plays an equal shard of the tables")
         if not 0.0 <= self.p_latest <= 1.0 or not 0.0 <= self.p_bot <= 1.0 - self.p_latest:
             raise ValueError(f"p_latest and p_bot must be probabilities with p_latest + p_bot <= 1, "
                              f"got {self.p_latest!r} and {self.p_bot!r}")
@@ -133,6 +153,11 @@ class PPOConfig:
                 raise ValueError(f"{name} {str(path)!r} does not exist")
         if self.bc_dataset is not None and self.init_from is not None:
             raise ValueError("give bc_dataset or init_from, not both")
+
+    @property
+    def distributed(self) -> bool:
+        """Rollouts on Ray workers (``train.ppo_ray``) rather than in this process."""
+        return self.num_workers > 1 or self.ray_address is not None
 
     @classmethod
     def from_toml(cls, path: Path, **overrides) -> PPOConfig:
@@ -299,6 +324,195 @@ def export_policy(checkpoint: Path, out: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------------
+# rollouts: one function, run by the single process on all tables or by each Ray worker on a shard
+
+
+class Tables(NamedTuple):
+    """Who plays each table in one rollout: drawn by the learner (a worker gets its slice)."""
+
+    learner_team: np.ndarray  # the learner's team, 0 or 1
+    self_play: np.ndarray  # the learner holds the other team too (both teams' decisions are trained on)
+    bot: np.ndarray  # who holds the other team otherwise: -2 a snapshot, j >= 0 bots[j] (-1: self play)
+
+    def shard(self, lo: int, hi: int) -> Tables:
+        return Tables(*(x[lo:hi] for x in self))
+
+
+def draw_tables(cfg: PPOConfig, update: int, np_rng: np.random.Generator) -> Tables:
+    N = cfg.num_envs
+    learner_team = (np.arange(N) + update) % 2
+    draw = np_rng.random(N)
+    self_play = draw < cfg.p_latest
+    bot = np.where(draw < cfg.p_latest + cfg.p_bot, -1, -2)
+    if cfg.bot_opponents:
+        bot = np.where(self_play | (bot == -2), bot, np_rng.integers(len(cfg.bot_opponents), size=N))
+    return Tables(learner_team, self_play, bot)
+
+
+@dataclass
+class Rollout:
+    """What ``num_steps`` decisions on some tables leave for GAE and the PPO update.
+
+    The trained decisions, packed in (step, table) order: ``obs``, ``hidden`` (every hand, for the
+    centralised critic), ``mask``, ``action``, ``logp`` and where they were taken (``t``, ``i``).
+    Per (step, table): ``value`` (the critic's, denormalised; meaningful where trained), ``seat``,
+    ``trained``, ``rew`` (every seat's) and ``term``. ``last_values[i, q]``: the critic's value
+    of seat ``q``'s position at the end, to bootstrap what is left.
+    """
+
+    obs: np.ndarray
+    hidden: np.ndarray
+    mask: np.ndarray
+    action: np.ndarray
+    logp: np.ndarray
+    t: np.ndarray
+    i: np.ndarray
+    value: np.ndarray
+    seat: np.ndarray
+    trained: np.ndarray
+    rew: np.ndarray
+    term: np.ndarray
+    last_values: np.ndarray
+
+    @staticmethod
+    def concat(parts: list[Rollout]) -> Rollout:
+        """The rollouts of consecutive shards of tables as one (table indices counted over all)."""
+        per_step = ("value", "seat", "trained", "rew", "term")  # (T, n, ...): tables on axis 1
+        whole = {name: np.concatenate([getattr(p, name) for p in parts], axis=1 if name in per_step else 0)
+                 for name in Rollout.__dataclass_fields__}
+        first = np.cumsum([0] + [p.value.shape[1] for p in parts[:-1]])  # each shard's first table
+        whole["i"] = np.concatenate([p.i + f for p, f in zip(parts, first, strict=True)])
+        return Rollout(**whole)
+
+
+def _hands(cfg: PPOConfig, h):  # the critic's view of every hand (centralised critic only)
+    return int8_csr(h) if cfg.centralized_critic else None
+
+
+def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: Tables, gen: torch.Generator,
+            cfg: PPOConfig, ret_stats) -> Rollout:
+    """``num_steps`` decisions on every table of ``env``, going on from where it stands.
+
+    Only decisions with a choice go through a network: the learner's are sampled from ``agent``
+    (and trained on), the other team's from the snapshot ``opponent`` or a fixed bot, as
+    ``tables`` says; a forced move is its only legal action. Samples draw from ``gen``.
+    """
+    T, N = cfg.num_steps, env.num_envs
+    # the trained decisions, packed (at most T * N of them)
+    s_obs = np.zeros((T * N, O.OBS_SIZE), dtype=np.int8)
+    s_hidden = np.zeros((T * N, O.HIDDEN_SIZE), dtype=np.int8)
+    s_mask = np.zeros((T * N, A.NUM_ACTIONS), dtype=np.uint8)
+    s_action = np.zeros(T * N, dtype=np.int64)
+    s_logp = np.zeros(T * N, dtype=np.float32)
+    s_t = np.zeros(T * N, dtype=np.int64)
+    s_i = np.zeros(T * N, dtype=np.int64)
+    # per (step, table)
+    b_value = np.zeros((T, N), dtype=np.float32)
+    b_seat = np.zeros((T, N), dtype=np.int64)
+    b_trained = np.zeros((T, N), dtype=np.bool_)
+    b_rew = np.zeros((T, N, L.MAX_PLAYERS), dtype=np.float32)
+    b_term = np.zeros((T, N), dtype=np.bool_)
+    hidden_np = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
+    obs_np, mask_np, seat_np = env.obs, env.mask, env.seat
+    m = 0
+    for t in range(T):
+        choice = (mask_np != 0).sum(axis=1) > 1
+        learner = tables.self_play | (seat_np % 2 == tables.learner_team)
+        action = mask_np.argmax(axis=1)  # a forced move: its only legal action
+        li = np.flatnonzero(choice & learner)
+        fi = np.flatnonzero(choice & ~learner)
+        with torch.no_grad():
+            if li.size:
+                if cfg.centralized_critic:
+                    O.observe_hidden_seats(env.states, seat_np, hidden_np)
+                o, h, mk = obs_np[li], hidden_np[li], mask_np[li]
+                csr = F.to_csr(o)
+                a, logp = sample(agent.logits_csr(csr, torch.from_numpy(mk)), gen)
+                v = agent.value_csr(csr, _hands(cfg, h)).numpy()
+                k = slice(m, m + li.size)
+                s_obs[k], s_hidden[k], s_mask[k], s_action[k], s_logp[k] = o, h, mk, a.numpy(), logp.numpy()
+                s_t[k], s_i[k] = t, li
+                b_value[t, li] = _denorm(v, cfg, ret_stats)
+                action[li] = s_action[k]
+                m += li.size
+            snap = fi[tables.bot[fi] == -2]
+            if snap.size:
+                a, _ = sample(opponent.logits_csr(F.to_csr(obs_np[snap]), torch.from_numpy(mask_np[snap])), gen)
+                action[snap] = a.numpy()
+            for j, bot in enumerate(bots):
+                bi = fi[tables.bot[fi] == j]
+                if bi.size:
+                    action[bi] = bot.act_batch(obs_np[bi], mask_np[bi])
+        b_seat[t], b_trained[t] = seat_np, choice & learner
+        obs_np, mask_np, seat_np, rew, term, _ = env.step(action)
+        b_rew[t], b_term[t] = rew, term
+
+    # what every seat's position is worth at the end
+    last_values = np.zeros((N, L.MAX_PLAYERS), dtype=np.float32)
+    o_q = np.zeros((N, O.OBS_SIZE), dtype=np.int8)
+    h_q = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
+    with torch.no_grad():
+        for q in range(2 * cfg.team_size):
+            O.observe_seats(env.states, env.hists, np.full(N, q, dtype=np.int64), o_q, h_q)
+            v = agent.value_csr(F.to_csr(o_q), _hands(cfg, h_q)).numpy()
+            last_values[:, q] = _denorm(v, cfg, ret_stats)
+    return Rollout(s_obs[:m], s_hidden[:m], s_mask[:m], s_action[:m], s_logp[:m], s_t[:m], s_i[:m],
+                   b_value, b_seat, b_trained, b_rew, b_term, last_values)
+
+
+class Sampler:
+    """The tables of one process and whoever plays them besides the learner; ``rollout`` collects.
+
+    The single-process run has one over all tables, drawing its samples from the learner's own
+    generator; each Ray worker (``train.ppo_ray``) has one over its shard (tables
+    ``first_table, ...``, dealt from the same table seeds) with generators of its own.
+    """
+
+    def __init__(self, cfg: PPOConfig, gen: torch.Generator, first_table: int = 0, num_tables: int | None = None,
+                 bot_seed: int | None = None):
+        from agents.registry import load_policy
+
+        n = cfg.num_envs if num_tables is None else num_tables
+        self.cfg, self.gen = cfg, gen
+        self.env = VectorEnv(n, team_size=cfg.team_size, target=cfg.target, episode=cfg.episode,
+                             senas_per_mano=cfg.senas_per_mano, p_intercept=cfg.p_intercept, scale_rewards=True,
+                             seed=cfg.seed)
+        self.env.reset(table_seeds=np.int64(cfg.seed) * cfg.num_envs + first_table + np.arange(n, dtype=np.int64))
+        self.opponent = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed)
+        bot_seed = cfg.seed if bot_seed is None else bot_seed
+        self.bots = [load_policy(name, seed=bot_seed + j) for j, name in enumerate(cfg.bot_opponents)]
+
+    def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables) -> Rollout:
+        self.opponent.load_state_dict(opponent_state)
+        return rollout(self.env, agent, self.opponent, self.bots, tables, self.gen, self.cfg, ret_stats)
+
+    def state(self) -> dict:
+        """The tables and the bots' generators, for the checkpoint (the generator is the caller's)."""
+        env = self.env
+        return {"env_states": torch.from_numpy(env.states.copy()), "env_hists": torch.from_numpy(env.hists.copy()),
+                "env_mask": torch.from_numpy(env.mask.copy()), "env_obs": torch.from_numpy(env.obs.copy()),
+                "env_seat": torch.from_numpy(env.seat.copy()), "bot_rngs": [_rng_state(bot) for bot in self.bots]}
+
+    def load_state(self, ckpt: dict) -> None:
+        if "env_states" not in ckpt:
+            raise ValueError(f"checkpoint written by a run with {len(ckpt.get('workers', []))} Ray workers: "
+                             "resume it with the same num_workers")
+        env = self.env
+        env.states[:] = ckpt["env_states"].numpy()
+        env.hists[:] = ckpt["env_hists"].numpy()
+        env.mask[:] = ckpt["env_mask"].numpy()
+        env.obs[:] = ckpt["env_obs"].numpy()
+        env.seat[:] = ckpt["env_seat"].numpy()
+        env.team[:] = env.seat % 2
+        for bot, state in zip(self.bots, ckpt.get("bot_rngs", []), strict=False):
+            if state is not None:
+                bot.rng.bit_generator.state = state
+
+    def close(self) -> None:
+        pass
+
+
+# ------------------------------------------------------------------------------------------
 # the run
 
 
@@ -313,25 +527,34 @@ def _denorm(v: np.ndarray, cfg: PPOConfig, stats) -> np.ndarray:
     return v * np.sqrt(stats[1]) + stats[0] if cfg.norm_values else v
 
 
-def train(cfg: PPOConfig) -> RunState:
+def train(cfg: PPOConfig, in_process_workers: bool = False) -> RunState:
+    """Train; rollouts in this process, or on Ray workers (``num_workers > 1`` or a ``ray_address``).
+
+    ``in_process_workers``: the workers' shards played one after another in this process, without
+    Ray: the same numbers as the Ray workers (for tests and debugging).
+    """
     cfg.validate()
     torch.set_num_threads(cfg.torch_threads)
-    ckpt_path = cfg.run_dir / "checkpoint.pt"
     gen = torch.Generator().manual_seed(cfg.seed)
-    np_rng = np.random.default_rng(cfg.seed)
+    if cfg.distributed or in_process_workers:
+        from train.ppo_ray import Workers
 
-    env = VectorEnv(cfg.num_envs, team_size=cfg.team_size, target=cfg.target, episode=cfg.episode,
-                    senas_per_mano=cfg.senas_per_mano, p_intercept=cfg.p_intercept, scale_rewards=True,
-                    seed=cfg.seed)
-    obs_np, mask_np, seat_np, _ = env.reset()
+        sampler = Workers(cfg, use_ray=not in_process_workers)
+    else:
+        sampler = Sampler(cfg, gen)
+    try:
+        return _train(cfg, sampler, gen)
+    finally:
+        sampler.close()
+
+
+def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
+    ckpt_path = cfg.run_dir / "checkpoint.pt"
+    np_rng = np.random.default_rng(cfg.seed)
     agent = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed)
-    opponent = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     run = RunState()
     ret_stats = (0.0, 1.0)  # running mean and variance of the returns (value normalisation)
-    from agents.registry import load_policy
-
-    bots = [load_policy(name, seed=cfg.seed + j) for j, name in enumerate(cfg.bot_opponents)]
 
     if cfg.resume:
         ckpt = load_checkpoint(ckpt_path, cfg)
@@ -342,17 +565,8 @@ def train(cfg: PPOConfig) -> RunState:
         run = RunState(ckpt["update"], ckpt["decisions"], list(ckpt["pool"]))
         gen.set_state(ckpt["torch_rng"])
         np_rng.bit_generator.state = ckpt["numpy_rng"]
-        env.states[:] = ckpt["env_states"].numpy()
-        env.hists[:] = ckpt["env_hists"].numpy()
-        env.mask[:] = ckpt["env_mask"].numpy()
-        env.obs[:] = ckpt["env_obs"].numpy()
-        env.seat[:] = ckpt["env_seat"].numpy()
-        env.team[:] = env.seat % 2
         ret_stats = tuple(ckpt["ret_stats"])
-        obs_np, mask_np, seat_np = env.obs, env.mask, env.seat
-        for bot, state in zip(bots, ckpt.get("bot_rngs", []), strict=False):
-            if state is not None:
-                bot.rng.bit_generator.state = state
+        sampler.load_state(ckpt)  # the tables where they stood, the bots' generators (and the workers')
     elif cfg.init_from is not None:
         init = load_checkpoint(cfg.init_from)
         model = init["model"]
@@ -372,27 +586,9 @@ def train(cfg: PPOConfig) -> RunState:
         run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
     log = _Log(cfg, resumed=cfg.resume)
 
-    def hands(h):  # the critic's view of every hand (centralised critic only)
-        return int8_csr(h) if cfg.centralized_critic else None
-
     T, N = cfg.num_steps, cfg.num_envs
     batch = T * N
     num_updates = -(-cfg.total_decisions // batch)
-    # the trained decisions of a rollout, packed (at most T * N of them)
-    s_obs = np.zeros((batch, O.OBS_SIZE), dtype=np.int8)
-    s_hidden = np.zeros((batch, O.HIDDEN_SIZE), dtype=np.int8)
-    s_mask = np.zeros((batch, A.NUM_ACTIONS), dtype=np.uint8)
-    s_action = np.zeros(batch, dtype=np.int64)
-    s_logp = np.zeros(batch, dtype=np.float32)
-    s_t = np.zeros(batch, dtype=np.int64)
-    s_i = np.zeros(batch, dtype=np.int64)
-    # per (step, table)
-    b_value = np.zeros((T, N), dtype=np.float32)
-    b_seat = np.zeros((T, N), dtype=np.int64)
-    b_trained = np.zeros((T, N), dtype=np.bool_)
-    b_rew = np.zeros((T, N, L.MAX_PLAYERS), dtype=np.float32)
-    b_term = np.zeros((T, N), dtype=np.bool_)
-    hidden_np = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
     progress = _progress(cfg, num_updates, run.update)
     train_seconds, decisions_at_start = 0.0, run.decisions
 
@@ -401,68 +597,26 @@ def train(cfg: PPOConfig) -> RunState:
         lr = cfg.learning_rate * (1.0 - run.update / num_updates) if cfg.anneal_lr else cfg.learning_rate
         optimizer.param_groups[0]["lr"] = lr
         # which team the learner holds at each table, and who holds the other team
-        learner_team = (np.arange(N) + run.update) % 2
-        draw = np_rng.random(N)
-        self_play = draw < cfg.p_latest
-        bot_of_table = np.where(draw < cfg.p_latest + cfg.p_bot, -1, -2)  # -2: a snapshot
-        if bots:
-            bot_of_table = np.where(self_play | (bot_of_table == -2), bot_of_table, np_rng.integers(len(bots), size=N))
-        opponent.load_state_dict(run.pool[int(np_rng.integers(len(run.pool)))])
+        tables = draw_tables(cfg, run.update, np_rng)
+        opponent = run.pool[int(np_rng.integers(len(run.pool)))]
 
-        # ---- rollout: only decisions with a choice go through a network ------------------
-        m = 0
-        for t in range(T):
-            choice = (mask_np != 0).sum(axis=1) > 1
-            learner = self_play | (seat_np % 2 == learner_team)
-            action = mask_np.argmax(axis=1)  # a forced move: its only legal action
-            li = np.flatnonzero(choice & learner)
-            fi = np.flatnonzero(choice & ~learner)
-            with torch.no_grad():
-                if li.size:
-                    if cfg.centralized_critic:
-                        O.observe_hidden_seats(env.states, seat_np, hidden_np)
-                    o, h, mk = obs_np[li], hidden_np[li], mask_np[li]
-                    csr = F.to_csr(o)
-                    a, logp = sample(agent.logits_csr(csr, torch.from_numpy(mk)), gen)
-                    v = agent.value_csr(csr, hands(h)).numpy()
-                    k = slice(m, m + li.size)
-                    s_obs[k], s_hidden[k], s_mask[k], s_action[k], s_logp[k] = o, h, mk, a.numpy(), logp.numpy()
-                    s_t[k], s_i[k] = t, li
-                    b_value[t, li] = _denorm(v, cfg, ret_stats)
-                    action[li] = s_action[k]
-                    m += li.size
-                snap = fi[bot_of_table[fi] == -2]
-                if snap.size:
-                    a, _ = sample(opponent.logits_csr(F.to_csr(obs_np[snap]), torch.from_numpy(mask_np[snap])), gen)
-                    action[snap] = a.numpy()
-                for j, bot in enumerate(bots):
-                    bi = fi[bot_of_table[fi] == j]
-                    if bi.size:
-                        action[bi] = bot.act_batch(obs_np[bi], mask_np[bi])
-            b_seat[t], b_trained[t] = seat_np, choice & learner
-            obs_np, mask_np, seat_np, rew, term, _ = env.step(action)
-            b_rew[t], b_term[t] = rew, term
+        # ---- rollout (on the workers' shards, concatenated, when there are workers) ------
+        ro = sampler.rollout(agent, opponent, ret_stats, tables)
+        m = len(ro.action)
         run.decisions += batch
+        rollout_seconds = time.perf_counter() - t_update
 
         # ---- advantages ----------------------------------------------------------------
-        last_values = np.zeros((N, L.MAX_PLAYERS), dtype=np.float32)
-        o_q = np.zeros((N, O.OBS_SIZE), dtype=np.int8)
-        h_q = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
-        with torch.no_grad():
-            for q in range(2 * cfg.team_size):
-                O.observe_seats(env.states, env.hists, np.full(N, q, dtype=np.int64), o_q, h_q)
-                v = agent.value_csr(F.to_csr(o_q), hands(h_q)).numpy()
-                last_values[:, q] = _denorm(v, cfg, ret_stats)
         adv = np.zeros((T, N), dtype=np.float32)
-        _gae(b_seat, b_trained, b_rew, b_term, b_value, last_values, cfg.gamma, cfg.gae_lambda, adv)
-        f_adv = adv[s_t[:m], s_i[:m]]
-        f_ret = f_adv + b_value[s_t[:m], s_i[:m]]
+        _gae(ro.seat, ro.trained, ro.rew, ro.term, ro.value, ro.last_values, cfg.gamma, cfg.gae_lambda, adv)
+        f_adv = adv[ro.t, ro.i]
+        f_ret = f_adv + ro.value[ro.t, ro.i]
         if cfg.norm_values:
             mean = 0.99 * ret_stats[0] + 0.01 * float(f_ret.mean())
             ret_stats = (mean, 0.99 * ret_stats[1] + 0.01 * float(f_ret.var() + 1e-8))
             f_ret = (f_ret - ret_stats[0]) / np.sqrt(ret_stats[1])
         f_adv, f_ret = torch.from_numpy(f_adv), torch.from_numpy(f_ret.astype(np.float32))
-        f_action, f_logp = torch.from_numpy(s_action[:m]), torch.from_numpy(s_logp[:m])
+        f_action, f_logp = torch.from_numpy(ro.action), torch.from_numpy(ro.logp)
 
         # ---- PPO update ----------------------------------------------------------------
         mb_size = max(1, m // cfg.num_minibatches)
@@ -472,10 +626,10 @@ def train(cfg: PPOConfig) -> RunState:
             perm = torch.randperm(m, generator=gen).numpy()
             for start in range(0, m - mb_size + 1, mb_size):  # whole minibatches only
                 mb = perm[start : start + mb_size]
-                mk = torch.from_numpy(s_mask[mb])
-                csr = F.to_csr(s_obs[mb])
+                mk = torch.from_numpy(ro.mask[mb])
+                csr = F.to_csr(ro.obs[mb])
                 logp, entropy = evaluate_actions(agent.logits_csr(csr, mk), mk, f_action[mb])
-                value = agent.value_csr(csr, hands(s_hidden[mb]))
+                value = agent.value_csr(csr, _hands(cfg, ro.hidden[mb]))
                 logratio = logp - f_logp[mb]
                 ratio = logratio.exp()
                 a = f_adv[mb]
@@ -502,7 +656,7 @@ def train(cfg: PPOConfig) -> RunState:
             run.pool = run.pool[-cfg.pool_size :]
         sps = (run.decisions - decisions_at_start) / train_seconds
         stats.update({"perf/decisions_per_second": sps, "perf/update_seconds": update_seconds,
-                      "perf/trained_decisions": m,
+                      "perf/rollout_seconds": rollout_seconds, "perf/trained_decisions": m,
                       "perf/trained_share": m / batch, "charts/learning_rate": lr,
                       "charts/return_mean": ret_stats[0], "charts/return_std": float(np.sqrt(ret_stats[1]))})
         log.scalars(run, stats)
@@ -518,11 +672,8 @@ def train(cfg: PPOConfig) -> RunState:
                 "format": "truque_env.ppo", "version": CHECKPOINT_VERSION, "config": config.to_dict(cfg),
                 "model": agent.state_dict(), "optimizer": optimizer.state_dict(),
                 "update": run.update, "decisions": run.decisions, "pool": run.pool,
-                "torch_rng": gen.get_state(), "numpy_rng": np_rng.bit_generator.state,
-                "env_states": torch.from_numpy(env.states.copy()), "env_hists": torch.from_numpy(env.hists.copy()),
-                "env_mask": torch.from_numpy(env.mask.copy()), "env_obs": torch.from_numpy(env.obs.copy()),
-                "env_seat": torch.from_numpy(env.seat.copy()), "ret_stats": ret_stats,
-                "bot_rngs": [_rng_state(bot) for bot in bots],
+                "torch_rng": gen.get_state(), "numpy_rng": np_rng.bit_generator.state, "ret_stats": ret_stats,
+                **sampler.state(),  # the tables and the bots' generators (the workers': theirs too)
             })
             log.flush()
     if progress is not None:
