@@ -18,7 +18,8 @@ class PPOPolicy:
     """
 
     def __init__(self, path, seed: int = 0, greedy: bool = False):
-        from train.ppo import Agent, load_checkpoint
+        from train.ppo import load_checkpoint
+        from train.ppo_agent import Agent
 
         self.path = Path(path)
         ckpt = load_checkpoint(self.path)

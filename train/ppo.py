@@ -15,13 +15,16 @@ mano ends. A decision's return runs to the same seat's next decision (GAE per (t
 trajectory, ``_gae`` below).
 
 Rollouts on Ray workers (``train/ppo_ray.py``; ``pip install truque_env[ray]``): with
-``--num-workers N`` each of N actors plays ``num_envs / N`` of the tables with ``rollout`` below
+``--num-workers N`` each of N actors plays ``num_envs / N`` of the tables with ``rollout``
 (the single process's code) and the learner concatenates what they send back for one GAE and
 PPO update. ``--ray-address`` runs them on a cluster: ``ray start --head`` on one machine,
 ``ray start --address HEAD:6379`` on the others (each with this package installed), then
 ``--ray-address auto`` on the head. A worker run resumes exactly with the same number of
 workers; its numbers are not a single-process run's (each worker samples from a generator of
 its own). The single process stays the default.
+
+The network is in ``train/ppo_agent.py``, the rollout (``rollout``, ``Sampler``) in
+``train/ppo_rollout.py``; this file is the configuration, GAE, the checkpoints and the update loop.
 
     truque train ppo --config configs/ppo_moteno_3v3.toml
     python -m train.ppo --total-decisions 20000 --num-envs 64   # a smoke run
@@ -34,7 +37,6 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -43,12 +45,10 @@ from torch import nn
 
 from train import config
 from train import features as F
-from train.sparse_linear import SparseLinear, int8_csr
-from truque_env.engine import actions as A
+from train.ppo_agent import Agent, evaluate_actions, sample  # noqa: F401 (sample: the public API)
+from train.ppo_rollout import Rollout, Sampler, Tables, _denorm, _hands, _rng_state, draw_tables  # noqa: F401
 from truque_env.engine import layout as L
-from truque_env.engine import observation as O
 from truque_env.io import atomic_output
-from truque_env.vector import VectorEnv
 
 CHECKPOINT_VERSION = 2  # 2: sparse feature input layers
 
@@ -165,90 +165,6 @@ class PPOConfig:
 
 
 # ------------------------------------------------------------------------------------------
-# the network
-
-
-class Agent(nn.Module):
-    """An MLP actor on the observation's features; an MLP critic on them (+ every hand).
-
-    The first layer of each reads the sparse features (``train.features``: the one-hot history,
-    scaled counts) through ``SparseLinear``; then ReLU MLPs. Inputs are int8 observations (and
-    hidden hands, ``observe_hidden``) or their CSR rows, never floats.
-    """
-
-    def __init__(self, hidden: int, centralized_critic: bool, seed: int = 0):
-        super().__init__()
-        init_gen = torch.Generator().manual_seed(seed)  # no global RNG, even for the initial weights
-        self.centralized_critic = centralized_critic
-
-        def body(n_out, out_std):
-            # ReLU: this CPU build of torch computes tanh ~25x slower, and it was a tenth of the time
-            layers = [nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, n_out)]
-            for layer in layers[1::2]:
-                nn.init.orthogonal_(layer.weight, np.sqrt(2), generator=init_gen)
-                nn.init.zeros_(layer.bias)
-            nn.init.orthogonal_(layers[-1].weight, out_std, generator=init_gen)
-            return nn.Sequential(*layers)
-
-        self.actor_in = SparseLinear(F.NUM_FEATURES, hidden, generator=init_gen)
-        self.actor = body(A.NUM_ACTIONS, 0.01)
-        self.critic_in = SparseLinear(F.NUM_FEATURES, hidden, generator=init_gen)
-        if centralized_critic:  # the hidden hands add to the same first layer
-            self.critic_hands = SparseLinear(O.HIDDEN_SIZE, hidden, generator=init_gen, bias=False)
-        self.critic = body(1, 1.0)
-
-    def actor_parameters(self):
-        return [*self.actor_in.parameters(), *self.actor.parameters()]
-
-    # CSR rows in (the trainer builds them once per batch) ------------------------------------
-    def logits_csr(self, csr, mask):
-        # illegal actions get -inf: never sampled, no probability mass, no gradient
-        return self.actor(self.actor_in(csr)).masked_fill(mask == 0, float("-inf"))
-
-    def value_csr(self, csr, hands_csr=None):
-        x = self.critic_in(csr)
-        if self.centralized_critic:
-            x = x + self.critic_hands(hands_csr)
-        return self.critic(x).squeeze(-1)
-
-    # int8 arrays in ----------------------------------------------------------------------------
-    def logits(self, obs, mask):
-        return self.logits_csr(F.to_csr(_np(obs)), torch.as_tensor(mask))
-
-    def value(self, obs, hidden):
-        return self.value_csr(F.to_csr(_np(obs)), int8_csr(_np(hidden)) if self.centralized_critic else None)
-
-    def act(self, obs, mask, generator=None):
-        return sample(self.logits(obs, mask), generator)
-
-
-def _np(x) -> np.ndarray:
-    return x.numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
-
-
-def sample(logits, generator=None):
-    """An action from masked logits, and its log-probability.
-
-    Inverse CDF (faster than ``torch.multinomial`` here): the first action whose cumulative
-    probability exceeds ``u * total``, ``u`` in [0, 1); an illegal action adds no mass, so it
-    is never the first to exceed it.
-    """
-    logp_all = torch.log_softmax(logits, dim=-1)
-    cdf = logp_all.exp().cumsum(dim=-1)
-    u = torch.rand((logits.shape[0], 1), generator=generator) * cdf[:, -1:]
-    action = torch.searchsorted(cdf, u, right=True).squeeze(-1)
-    return action, logp_all.gather(-1, action[:, None]).squeeze(-1)
-
-
-def evaluate_actions(logits, mask, action):
-    """Log-probabilities of ``action`` and the entropy of the masked distribution."""
-    logp_all = torch.log_softmax(logits, dim=-1)
-    logp = logp_all.gather(-1, action[:, None]).squeeze(-1)
-    entropy = -(logp_all.exp() * logp_all.masked_fill(mask == 0, 0.0)).sum(-1)
-    return logp, entropy
-
-
-# ------------------------------------------------------------------------------------------
 # GAE over (table, seat) trajectories
 
 
@@ -324,195 +240,6 @@ def export_policy(checkpoint: Path, out: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------------
-# rollouts: one function, run by the single process on all tables or by each Ray worker on a shard
-
-
-class Tables(NamedTuple):
-    """Who plays each table in one rollout: drawn by the learner (a worker gets its slice)."""
-
-    learner_team: np.ndarray  # the learner's team, 0 or 1
-    self_play: np.ndarray  # the learner holds the other team too (both teams' decisions are trained on)
-    bot: np.ndarray  # who holds the other team otherwise: -2 a snapshot, j >= 0 bots[j] (-1: self play)
-
-    def shard(self, lo: int, hi: int) -> Tables:
-        return Tables(*(x[lo:hi] for x in self))
-
-
-def draw_tables(cfg: PPOConfig, update: int, np_rng: np.random.Generator) -> Tables:
-    N = cfg.num_envs
-    learner_team = (np.arange(N) + update) % 2
-    draw = np_rng.random(N)
-    self_play = draw < cfg.p_latest
-    bot = np.where(draw < cfg.p_latest + cfg.p_bot, -1, -2)
-    if cfg.bot_opponents:
-        bot = np.where(self_play | (bot == -2), bot, np_rng.integers(len(cfg.bot_opponents), size=N))
-    return Tables(learner_team, self_play, bot)
-
-
-@dataclass
-class Rollout:
-    """What ``num_steps`` decisions on some tables leave for GAE and the PPO update.
-
-    The trained decisions, packed in (step, table) order: ``obs``, ``hidden`` (every hand, for the
-    centralised critic), ``mask``, ``action``, ``logp`` and where they were taken (``t``, ``i``).
-    Per (step, table): ``value`` (the critic's, denormalised; meaningful where trained), ``seat``,
-    ``trained``, ``rew`` (every seat's) and ``term``. ``last_values[i, q]``: the critic's value
-    of seat ``q``'s position at the end, to bootstrap what is left.
-    """
-
-    obs: np.ndarray
-    hidden: np.ndarray
-    mask: np.ndarray
-    action: np.ndarray
-    logp: np.ndarray
-    t: np.ndarray
-    i: np.ndarray
-    value: np.ndarray
-    seat: np.ndarray
-    trained: np.ndarray
-    rew: np.ndarray
-    term: np.ndarray
-    last_values: np.ndarray
-
-    @staticmethod
-    def concat(parts: list[Rollout]) -> Rollout:
-        """The rollouts of consecutive shards of tables as one (table indices counted over all)."""
-        per_step = ("value", "seat", "trained", "rew", "term")  # (T, n, ...): tables on axis 1
-        whole = {name: np.concatenate([getattr(p, name) for p in parts], axis=1 if name in per_step else 0)
-                 for name in Rollout.__dataclass_fields__}
-        first = np.cumsum([0] + [p.value.shape[1] for p in parts[:-1]])  # each shard's first table
-        whole["i"] = np.concatenate([p.i + f for p, f in zip(parts, first, strict=True)])
-        return Rollout(**whole)
-
-
-def _hands(cfg: PPOConfig, h):  # the critic's view of every hand (centralised critic only)
-    return int8_csr(h) if cfg.centralized_critic else None
-
-
-def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: Tables, gen: torch.Generator,
-            cfg: PPOConfig, ret_stats) -> Rollout:
-    """``num_steps`` decisions on every table of ``env``, going on from where it stands.
-
-    Only decisions with a choice go through a network: the learner's are sampled from ``agent``
-    (and trained on), the other team's from the snapshot ``opponent`` or a fixed bot, as
-    ``tables`` says; a forced move is its only legal action. Samples draw from ``gen``.
-    """
-    T, N = cfg.num_steps, env.num_envs
-    # the trained decisions, packed (at most T * N of them)
-    s_obs = np.zeros((T * N, O.OBS_SIZE), dtype=np.int8)
-    s_hidden = np.zeros((T * N, O.HIDDEN_SIZE), dtype=np.int8)
-    s_mask = np.zeros((T * N, A.NUM_ACTIONS), dtype=np.uint8)
-    s_action = np.zeros(T * N, dtype=np.int64)
-    s_logp = np.zeros(T * N, dtype=np.float32)
-    s_t = np.zeros(T * N, dtype=np.int64)
-    s_i = np.zeros(T * N, dtype=np.int64)
-    # per (step, table)
-    b_value = np.zeros((T, N), dtype=np.float32)
-    b_seat = np.zeros((T, N), dtype=np.int64)
-    b_trained = np.zeros((T, N), dtype=np.bool_)
-    b_rew = np.zeros((T, N, L.MAX_PLAYERS), dtype=np.float32)
-    b_term = np.zeros((T, N), dtype=np.bool_)
-    hidden_np = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
-    obs_np, mask_np, seat_np = env.obs, env.mask, env.seat
-    m = 0
-    for t in range(T):
-        choice = (mask_np != 0).sum(axis=1) > 1
-        learner = tables.self_play | (seat_np % 2 == tables.learner_team)
-        action = mask_np.argmax(axis=1)  # a forced move: its only legal action
-        li = np.flatnonzero(choice & learner)
-        fi = np.flatnonzero(choice & ~learner)
-        with torch.no_grad():
-            if li.size:
-                if cfg.centralized_critic:
-                    O.observe_hidden_seats(env.states, seat_np, hidden_np)
-                o, h, mk = obs_np[li], hidden_np[li], mask_np[li]
-                csr = F.to_csr(o)
-                a, logp = sample(agent.logits_csr(csr, torch.from_numpy(mk)), gen)
-                v = agent.value_csr(csr, _hands(cfg, h)).numpy()
-                k = slice(m, m + li.size)
-                s_obs[k], s_hidden[k], s_mask[k], s_action[k], s_logp[k] = o, h, mk, a.numpy(), logp.numpy()
-                s_t[k], s_i[k] = t, li
-                b_value[t, li] = _denorm(v, cfg, ret_stats)
-                action[li] = s_action[k]
-                m += li.size
-            snap = fi[tables.bot[fi] == -2]
-            if snap.size:
-                a, _ = sample(opponent.logits_csr(F.to_csr(obs_np[snap]), torch.from_numpy(mask_np[snap])), gen)
-                action[snap] = a.numpy()
-            for j, bot in enumerate(bots):
-                bi = fi[tables.bot[fi] == j]
-                if bi.size:
-                    action[bi] = bot.act_batch(obs_np[bi], mask_np[bi])
-        b_seat[t], b_trained[t] = seat_np, choice & learner
-        obs_np, mask_np, seat_np, rew, term, _ = env.step(action)
-        b_rew[t], b_term[t] = rew, term
-
-    # what every seat's position is worth at the end
-    last_values = np.zeros((N, L.MAX_PLAYERS), dtype=np.float32)
-    o_q = np.zeros((N, O.OBS_SIZE), dtype=np.int8)
-    h_q = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
-    with torch.no_grad():
-        for q in range(2 * cfg.team_size):
-            O.observe_seats(env.states, env.hists, np.full(N, q, dtype=np.int64), o_q, h_q)
-            v = agent.value_csr(F.to_csr(o_q), _hands(cfg, h_q)).numpy()
-            last_values[:, q] = _denorm(v, cfg, ret_stats)
-    return Rollout(s_obs[:m], s_hidden[:m], s_mask[:m], s_action[:m], s_logp[:m], s_t[:m], s_i[:m],
-                   b_value, b_seat, b_trained, b_rew, b_term, last_values)
-
-
-class Sampler:
-    """The tables of one process and whoever plays them besides the learner; ``rollout`` collects.
-
-    The single-process run has one over all tables, drawing its samples from the learner's own
-    generator; each Ray worker (``train.ppo_ray``) has one over its shard (tables
-    ``first_table, ...``, dealt from the same table seeds) with generators of its own.
-    """
-
-    def __init__(self, cfg: PPOConfig, gen: torch.Generator, first_table: int = 0, num_tables: int | None = None,
-                 bot_seed: int | None = None):
-        from agents.registry import load_policy
-
-        n = cfg.num_envs if num_tables is None else num_tables
-        self.cfg, self.gen = cfg, gen
-        self.env = VectorEnv(n, team_size=cfg.team_size, target=cfg.target, episode=cfg.episode,
-                             senas_per_mano=cfg.senas_per_mano, p_intercept=cfg.p_intercept, scale_rewards=True,
-                             seed=cfg.seed)
-        self.env.reset(table_seeds=np.int64(cfg.seed) * cfg.num_envs + first_table + np.arange(n, dtype=np.int64))
-        self.opponent = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed)
-        bot_seed = cfg.seed if bot_seed is None else bot_seed
-        self.bots = [load_policy(name, seed=bot_seed + j) for j, name in enumerate(cfg.bot_opponents)]
-
-    def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables) -> Rollout:
-        self.opponent.load_state_dict(opponent_state)
-        return rollout(self.env, agent, self.opponent, self.bots, tables, self.gen, self.cfg, ret_stats)
-
-    def state(self) -> dict:
-        """The tables and the bots' generators, for the checkpoint (the generator is the caller's)."""
-        env = self.env
-        return {"env_states": torch.from_numpy(env.states.copy()), "env_hists": torch.from_numpy(env.hists.copy()),
-                "env_mask": torch.from_numpy(env.mask.copy()), "env_obs": torch.from_numpy(env.obs.copy()),
-                "env_seat": torch.from_numpy(env.seat.copy()), "bot_rngs": [_rng_state(bot) for bot in self.bots]}
-
-    def load_state(self, ckpt: dict) -> None:
-        if "env_states" not in ckpt:
-            raise ValueError(f"checkpoint written by a run with {len(ckpt.get('workers', []))} Ray workers: "
-                             "resume it with the same num_workers")
-        env = self.env
-        env.states[:] = ckpt["env_states"].numpy()
-        env.hists[:] = ckpt["env_hists"].numpy()
-        env.mask[:] = ckpt["env_mask"].numpy()
-        env.obs[:] = ckpt["env_obs"].numpy()
-        env.seat[:] = ckpt["env_seat"].numpy()
-        env.team[:] = env.seat % 2
-        for bot, state in zip(self.bots, ckpt.get("bot_rngs", []), strict=False):
-            if state is not None:
-                bot.rng.bit_generator.state = state
-
-    def close(self) -> None:
-        pass
-
-
-# ------------------------------------------------------------------------------------------
 # the run
 
 
@@ -521,10 +248,6 @@ class RunState:
     update: int = 0
     decisions: int = 0
     pool: list = field(default_factory=list)  # snapshot state_dicts
-
-
-def _denorm(v: np.ndarray, cfg: PPOConfig, stats) -> np.ndarray:
-    return v * np.sqrt(stats[1]) + stats[0] if cfg.norm_values else v
 
 
 def train(cfg: PPOConfig, in_process_workers: bool = False) -> RunState:
@@ -680,12 +403,6 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         progress.close()
     log.close()
     return run
-
-
-def _rng_state(bot):
-    """A bot's numpy generator state (so that a resumed run meets the same bot draws), if it has one."""
-    rng = getattr(bot, "rng", None)
-    return rng.bit_generator.state if isinstance(rng, np.random.Generator) else None
 
 
 class _Log:

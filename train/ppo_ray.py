@@ -23,7 +23,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from train.ppo import Agent, PPOConfig, Rollout, Sampler, Tables
+from train.ppo import PPOConfig
+from train.ppo_agent import Agent
+from train.ppo_rollout import Rollout, Sampler, Tables
 
 START_TIMEOUT = 600.0
 """seconds for the workers to start (a fresh node compiles the numba kernels first)"""

@@ -3,8 +3,10 @@
 numba's ``cache=True`` checks only the timestamp of the file that defines a function, not of
 the modules it calls: a kernel in ``batch.py`` (or in a test) would keep running stale code
 compiled from an older ``kernels.py``. Keying the whole cache folder by a digest of every
-numba source of the package makes any change to them start a fresh cache. Must run before
-any ``@njit`` function is defined (``truque_env/__init__.py`` imports it first).
+numba source of the package, and of its sibling packages ``train`` and ``agents`` (their kernels
+call each other's and the engine's: ``train/mccfr_kernels.py`` once ran stale code this way),
+makes any change to them start a fresh cache. Must run before any ``@njit`` function is defined
+(``truque_env/__init__.py`` imports it first).
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ import numba
 def _digest() -> str:
     root = Path(__file__).parent
     h = hashlib.sha1()
-    for path in sorted(root.rglob("*.py")):
-        source = path.read_bytes()
-        if b"njit" not in source and path.parent.name != "engine" and path.name != "cards.py":
-            continue  # only the numba sources (and the constants they read) key the cache
-        h.update(path.relative_to(root).as_posix().encode())
-        h.update(source)
+    for package in (root, root.parent / "train", root.parent / "agents"):
+        if not (package / "__init__.py").exists():
+            continue  # an install without the sibling packages
+        for path in sorted(package.rglob("*.py")):
+            source = path.read_bytes()
+            if b"njit" not in source and path.parent.name != "engine" and path.name != "cards.py":
+                continue  # only the numba sources (and the constants they read) key the cache
+            h.update(path.relative_to(root.parent).as_posix().encode())
+            h.update(source)
     return h.hexdigest()[:16]
 
 

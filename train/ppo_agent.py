@@ -1,0 +1,98 @@
+"""The PPO trainer's network (``train.ppo``): a masked actor and a (centralised) critic.
+
+Loaded by the bot too (``agents.ppo_policy``), without the trainer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from train import features as F
+from train.sparse_linear import SparseLinear, int8_csr
+from truque_env.engine import actions as A
+from truque_env.engine import observation as O
+
+# ------------------------------------------------------------------------------------------
+# the network
+
+
+class Agent(nn.Module):
+    """An MLP actor on the observation's features; an MLP critic on them (+ every hand).
+
+    The first layer of each reads the sparse features (``train.features``: the one-hot history,
+    scaled counts) through ``SparseLinear``; then ReLU MLPs. Inputs are int8 observations (and
+    hidden hands, ``observe_hidden``) or their CSR rows, never floats.
+    """
+
+    def __init__(self, hidden: int, centralized_critic: bool, seed: int = 0):
+        super().__init__()
+        init_gen = torch.Generator().manual_seed(seed)  # no global RNG, even for the initial weights
+        self.centralized_critic = centralized_critic
+
+        def body(n_out, out_std):
+            # ReLU: this CPU build of torch computes tanh ~25x slower, and it was a tenth of the time
+            layers = [nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, n_out)]
+            for layer in layers[1::2]:
+                nn.init.orthogonal_(layer.weight, np.sqrt(2), generator=init_gen)
+                nn.init.zeros_(layer.bias)
+            nn.init.orthogonal_(layers[-1].weight, out_std, generator=init_gen)
+            return nn.Sequential(*layers)
+
+        self.actor_in = SparseLinear(F.NUM_FEATURES, hidden, generator=init_gen)
+        self.actor = body(A.NUM_ACTIONS, 0.01)
+        self.critic_in = SparseLinear(F.NUM_FEATURES, hidden, generator=init_gen)
+        if centralized_critic:  # the hidden hands add to the same first layer
+            self.critic_hands = SparseLinear(O.HIDDEN_SIZE, hidden, generator=init_gen, bias=False)
+        self.critic = body(1, 1.0)
+
+    def actor_parameters(self):
+        return [*self.actor_in.parameters(), *self.actor.parameters()]
+
+    # CSR rows in (the trainer builds them once per batch) ------------------------------------
+    def logits_csr(self, csr, mask):
+        # illegal actions get -inf: never sampled, no probability mass, no gradient
+        return self.actor(self.actor_in(csr)).masked_fill(mask == 0, float("-inf"))
+
+    def value_csr(self, csr, hands_csr=None):
+        x = self.critic_in(csr)
+        if self.centralized_critic:
+            x = x + self.critic_hands(hands_csr)
+        return self.critic(x).squeeze(-1)
+
+    # int8 arrays in ----------------------------------------------------------------------------
+    def logits(self, obs, mask):
+        return self.logits_csr(F.to_csr(_np(obs)), torch.as_tensor(mask))
+
+    def value(self, obs, hidden):
+        return self.value_csr(F.to_csr(_np(obs)), int8_csr(_np(hidden)) if self.centralized_critic else None)
+
+    def act(self, obs, mask, generator=None):
+        return sample(self.logits(obs, mask), generator)
+
+
+def _np(x) -> np.ndarray:
+    return x.numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
+
+
+def sample(logits, generator=None):
+    """An action from masked logits, and its log-probability.
+
+    Inverse CDF (faster than ``torch.multinomial`` here): the first action whose cumulative
+    probability exceeds ``u * total``, ``u`` in [0, 1); an illegal action adds no mass, so it
+    is never the first to exceed it.
+    """
+    logp_all = torch.log_softmax(logits, dim=-1)
+    cdf = logp_all.exp().cumsum(dim=-1)
+    u = torch.rand((logits.shape[0], 1), generator=generator) * cdf[:, -1:]
+    action = torch.searchsorted(cdf, u, right=True).squeeze(-1)
+    return action, logp_all.gather(-1, action[:, None]).squeeze(-1)
+
+
+def evaluate_actions(logits, mask, action):
+    """Log-probabilities of ``action`` and the entropy of the masked distribution."""
+    logp_all = torch.log_softmax(logits, dim=-1)
+    logp = logp_all.gather(-1, action[:, None]).squeeze(-1)
+    entropy = -(logp_all.exp() * logp_all.masked_fill(mask == 0, 0.0)).sum(-1)
+    return logp, entropy
