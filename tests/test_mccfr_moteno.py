@@ -213,8 +213,33 @@ def test_config_file_and_errors(tmp_path):
     json.dumps(MK.describe_abstraction())
 
 
-@pytest.mark.skipif(not (ROOT / "agents" / "checkpoints" / "cfr_moteno_1v1.npz").exists(),
-                    reason="the shipped cfr bot is not there")
-def test_shipped_bot_loads_by_name():
+def test_shipped_bot_plays_in_every_interface():
+    """The registry name ``cfr``: the shipped file, small; a rival in the Gymnasium env and in ``truque play``."""
+    import io
+
+    from rich.console import Console
+
+    from truque_env import make_gym
+    from truque_env.play import PlayConfig, play
+
     bot = load_policy("cfr", seed=0)
     assert bot.keys.size > 0 and (ROOT / "agents" / "checkpoints" / "cfr_moteno_1v1.npz").stat().st_size < 20e6
+    env = make_gym(seat=0, opponents="cfr", team_size=1)
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(200):  # the learner's seat plays at random; the cfr bot answers
+        mask = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if terminated or truncated:
+            break
+    assert terminated or truncated
+    env2 = make_gym(seat=0, opponents="cfr", team_size=2)
+    obs, info = env2.reset(seed=0)
+    with pytest.raises(ValueError, match="1 contra 1 only"):  # at the bot's first decision
+        for _ in range(50):
+            mask = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
+            obs, *_, info = env2.step(int(np.flatnonzero(mask)[0]))
+
+    con = Console(file=io.StringIO(), width=100, color_system=None)
+    out = play(PlayConfig(team_size=1, rivals="cfr", manos=1, seed=3), input_fn=lambda: "1", console=con)
+    assert out["manos"] == 1 and "fin de la mano" in con.file.getvalue()
