@@ -230,19 +230,37 @@ def _bits(cards) -> int:
 
 def _seat_pmf(values, size, excluded: int, known: int, sena: int, flor_only: bool):
     """Distribution of ``values`` over the hands a seat may hold (see the module docstring)."""
-    ok = (HAND_BITS & excluded) == 0
-    if known:
-        ok &= (HAND_BITS & known) == known
-    if flor_only:
-        ok &= HAND_FLOR > 0
-    if sena >= 0:
-        with_sena = ok & (HAND_SENA == sena)
-        if with_sena.any():  # a seña that contradicts what it saw is ignored
-            ok = with_sena
-    v = values[ok]
-    if v.size == 0:
+    counts, n, counts_sena, n_sena = _seat_counts(values, size, HAND_BITS, HAND_FLOR, HAND_SENA, excluded, known,
+                                                  sena, flor_only)
+    if sena >= 0 and n_sena > 0:  # a seña that contradicts what it saw is ignored
+        counts, n = counts_sena, n_sena
+    if n == 0:
         return None
-    return np.bincount(v, minlength=size)[:size] / v.size
+    return counts / n
+
+
+@njit(cache=True)
+def _seat_counts(values, size, bits, flor, senas, excluded, known, sena, flor_only):
+    """Counts of ``values`` < size over the hands without ``excluded`` cards, with all ``known``
+    ones (and a flor if ``flor_only``), and how many hands: all of them, and those whose honest
+    seña is ``sena``. One pass instead of numpy masks over the 9,880 hands."""
+    counts = np.zeros(size, dtype=np.int64)
+    counts_sena = np.zeros(size, dtype=np.int64)
+    n = 0
+    n_sena = 0
+    for h in range(bits.shape[0]):
+        b = bits[h]
+        if (b & excluded) != 0 or (b & known) != known or (flor_only and flor[h] <= 0):
+            continue
+        v = values[h]
+        n += 1
+        if v < size:
+            counts[v] += 1
+        if senas[h] == sena:
+            n_sena += 1
+            if v < size:
+                counts_sena[v] += 1
+    return counts, n, counts_sena, n_sena
 
 
 def _team_best_prob(entries) -> float:
@@ -315,15 +333,55 @@ def _onehot(v) -> int:
     return i if v[i] else -1
 
 
-def _rows(m) -> list[list[int]]:
-    """The nonzero columns of each row of a 0/1 matrix, as lists."""
-    out: list[list[int]] = [[] for _ in range(m.shape[0])]
-    for r, c in zip(*np.nonzero(m), strict=True):
-        out[int(r)].append(int(c))
-    return out
-
-
 _SLICES = [(name, off, off + int(np.prod(shape)), shape) for name, (off, shape) in O.SLICES.items()]
+_SLICE_OF = {name: (a, b, shape) for name, a, b, shape in _SLICES}
+# the 0/1 card matrices at the start of the observation, read in one pass by ``View``
+_O_HAND, _O_PLAYED_BY, _O_PLAYED_IN, _O_REVEALED = (O.SLICES[k][0] for k in ("hand", "played_by", "played_in",
+                                                                               "revealed"))
+_O_CARDS_END = _SLICE_OF["revealed"][1]
+_CARD_ROWS = _O_CARDS_END // NUM_CARDS
+_R_PLAYED_BY, _R_PLAYED_IN, _R_REVEALED = (o // NUM_CARDS for o in (_O_PLAYED_BY, _O_PLAYED_IN, _O_REVEALED))
+assert _O_HAND == 0 and _CARD_ROWS * NUM_CARDS == _O_CARDS_END
+assert _R_PLAYED_IN == _R_PLAYED_BY + 8 and _R_REVEALED == _R_PLAYED_IN + 3 and _CARD_ROWS == _R_REVEALED + 8
+assert O.SLICES["senas_seen"][1] == (8, A.NUM_SENAS)  # View.partner_sena reads it flat
+
+
+# the fields View reads at once, from ``phase`` to ``exchange`` (offsets relative to phase)
+_O_FIELDS = _SLICE_OF["phase"][0]
+_O_FIELDS_END = _SLICE_OF["exchange"][1]
+assert all(_O_FIELDS <= _SLICE_OF[k][0] < _O_FIELDS_END for k in ("team_size", "position", "baza", "seat_flags",
+                                                                  "score", "target_falta"))
+
+
+def _span(name: str, a: int = 0, b: int | None = None) -> slice:
+    """Entries a:b of slice ``name`` (flattened) in the list of the small fields."""
+    off = _SLICE_OF[name][0] - _O_FIELDS
+    return slice(off + a, off + (_SLICE_OF[name][1] - _SLICE_OF[name][0] if b is None else b))
+
+
+_S_PHASE, _S_TEAM_SIZE, _S_POSITION, _S_BAZA = (_span(k) for k in ("phase", "team_size", "position", "baza"))
+_S_BARAJA, _S_NO_VALE, _S_SANG = (_span("seat_flags", 8 * f, 8 * f + 8) for f in (F_BARAJA, F_NO_VALE, F_SANG))
+_S_SCORE, _S_TARGET_FALTA = _span("score"), _span("target_falta")
+_S_EX_KIND, _S_EX_STANDING, _S_EX_BLIND = _span("exchange", 0, 5), _span("exchange", 6, 11), _span("exchange", 19, 20)
+
+
+def _onehot_list(seg: list) -> int:
+    """``_onehot`` of a list: the index of the first maximum, -1 if that is 0."""
+    m = max(seg)
+    return seg.index(m) if m else -1
+
+
+class _Slices(dict):
+    """name -> the observation's slice, reshaped; made on first use (most are never read)."""
+
+    def __init__(self, obs: np.ndarray):
+        super().__init__()
+        self.obs = obs
+
+    def __missing__(self, name: str) -> np.ndarray:
+        a, b, shape = _SLICE_OF[name]
+        out = self[name] = self.obs[a:b].reshape(shape)
+        return out
 
 
 class View:
@@ -331,42 +389,57 @@ class View:
 
     def __init__(self, obs: np.ndarray):
         obs = np.asarray(obs)
-        sl = {name: obs[a:b].reshape(shape) for name, a, b, shape in _SLICES}
+        sl = _Slices(obs)
         self.s = sl
-        self.phase = PH_NAMES[_onehot(sl["phase"])]
-        self.team_size = _onehot(sl["team_size"]) + 1
+        # the small fields (phase .. exchange) as one Python list: numpy per-element reads are slow
+        x = obs[_O_FIELDS:_O_FIELDS_END].tolist()
+        self.phase = PH_NAMES[_onehot_list(x[_S_PHASE])]
+        self.team_size = _onehot_list(x[_S_TEAM_SIZE]) + 1
         self.n = 2 * self.team_size
-        self.position = max(0, _onehot(sl["position"]))  # my offset from mano
-        self.baza = max(0, _onehot(sl["baza"]))
-        self.hand = [int(c) for c in np.flatnonzero(sl["hand"])]
-        self._played = _rows(sl["played_by"])
-        self._revealed = _rows(sl["revealed"])
+        self.position = max(0, _onehot_list(x[_S_POSITION]))  # my offset from mano
+        self.baza = max(0, _onehot_list(x[_S_BAZA]))
+        # hand, played_by, played_in and revealed: 20 rows of 40 cards, read by one flatnonzero
+        # (ascending: each row's cards come out sorted, as ``np.flatnonzero`` per row gave them)
+        rows_of: list[list[int]] = [[] for _ in range(_CARD_ROWS)]
+        for i in np.flatnonzero(obs[:_O_CARDS_END]).tolist():
+            rows_of[i // NUM_CARDS].append(i % NUM_CARDS)
+        self.hand = rows_of[0]
+        self._played = rows_of[_R_PLAYED_BY:_R_PLAYED_BY + 8]
+        self._in_baza = [set(cards) for cards in rows_of[_R_PLAYED_IN:_R_PLAYED_IN + 3]]
+        self._revealed = rows_of[_R_REVEALED:_R_REVEALED + 8]
         self.my_played = self._played[0]
         self.dealt = sorted(self.hand + self.my_played)
-        self.flags = sl["seat_flags"]
-        score = sl["score"]
-        self.mine, self.theirs = int(score[0]), int(score[1])
-        tf = sl["target_falta"]
-        self.target, self.falta, self.al_cantar = int(tf[0]), int(tf[1]), int(tf[2])
+        baraja = x[_S_BARAJA]
+        self._in_mano = [f == 0 for f in baraja]
+        self._in_truque = [f == 0 and g == 0 for f, g in zip(baraja, x[_S_NO_VALE], strict=True)]
+        self._sang = [f == 1 for f in x[_S_SANG]]
+        self.mine, self.theirs = x[_S_SCORE]
+        self.target, self.falta, self.al_cantar = x[_S_TARGET_FALTA]
         if self.target <= 0:
             self.target = 30
         if self.falta <= 0:
             self.falta = max(1, self.target - max(self.mine, self.theirs))
-        ex = sl["exchange"]
-        self.ex_kind = _onehot(ex[0:5])
-        self.ex_standing = _onehot(ex[6:11])
-        self.ex_blind = int(ex[19])
+        self.ex_kind = _onehot_list(x[_S_EX_KIND])
+        self.ex_standing = _onehot_list(x[_S_EX_STANDING])
+        self.ex_blind = x[_S_EX_BLIND][0]
+        self._results: str | None = None
+        self._first_sena: list[int] | None = None
         self.cache: dict = {}
+
+    @property
+    def flags(self) -> np.ndarray:
+        """seat_flags (7, 8): baraja, no vale, bet pares, challenged, sang, first round, de la mía."""
+        return self.s["seat_flags"]
 
     # -- seats ---------------------------------------------------------------------------------
     def ours(self, r: int) -> bool:
         return r % 2 == 0
 
     def in_mano(self, r: int) -> bool:
-        return self.flags[F_BARAJA, r] == 0
+        return self._in_mano[r]
 
     def in_truque(self, r: int) -> bool:
-        return self.flags[F_BARAJA, r] == 0 and self.flags[F_NO_VALE, r] == 0
+        return self._in_truque[r]
 
     def from_mano(self, r: int) -> int:
         """Offset of relative seat ``r`` from mano (0 = mano)."""
@@ -383,20 +456,31 @@ class View:
         return self._played[r] + self._revealed[r]
 
     def card_in_baza(self, r: int, b: int) -> int:
+        """The card relative seat r played in baza b, -1 if none (the lowest, were there two)."""
+        if 0 <= r < 8 and 0 <= b < 3:
+            ib = self._in_baza[b]
+            for c in self._played[r]:  # ascending
+                if c in ib:
+                    return c
+            return -1
         both = np.flatnonzero(self.s["played_by"][r] & self.s["played_in"][b])
         return int(both[0]) if both.size else -1
 
     def partner_sena(self, r: int) -> int:
         """The seña relative seat r made that I saw (the best one if several), -1 if none."""
-        row = self.s["senas_seen"][r]
-        nz = np.flatnonzero(row)
-        return int(nz[0]) if nz.size else -1
+        if self._first_sena is None:  # every seat's at once: one flatnonzero instead of one per seat
+            first = [-1] * 8
+            for i in np.flatnonzero(self.s["senas_seen"]).tolist():
+                if first[i // A.NUM_SENAS] < 0:
+                    first[i // A.NUM_SENAS] = i % A.NUM_SENAS
+            self._first_sena = first
+        return self._first_sena[r]
 
     def my_sena_count(self) -> int:
-        return int(self.s["senas_seen"][0].sum())
+        return sum(self.s["senas_seen"][0].tolist())  # a list: numpy's sum is slow on 11 entries
 
     def sang(self, r: int) -> bool:
-        return self.flags[F_SANG, r] == 1
+        return self._sang[r]
 
     def leader(self, b: int) -> int:
         """Relative seat from which baza b is played (13.6, 13.7, 16.2, 16.4): mano, or the winner
@@ -416,6 +500,11 @@ class View:
         return seat
 
     def baza_results(self) -> str:
+        if self._results is None:  # read once: leader() and the card rules ask often
+            self._results = self._read_baza_results()
+        return self._results
+
+    def _read_baza_results(self) -> str:
         out = ""
         for b in range(3):
             row = self.s["baza_result"][b]
@@ -614,6 +703,12 @@ class HeuristicPolicy:
         return 0.0 if pmf is None else float(1.0 - pmf[0])
 
     def _unseen_cards(self, v: View):
+        if "unseen" not in v.cache:
+            v.cache["unseen"] = self._read_unseen_cards(v)
+        return list(v.cache["unseen"])  # a copy: callers may keep or change it
+
+    @staticmethod
+    def _read_unseen_cards(v: View):
         seen = set(v.dealt)
         for r in range(1, v.n):
             seen.update(v.known_cards(r))
@@ -639,11 +734,12 @@ class HeuristicPolicy:
         if "truco_by_card" in v.cache:
             return v.cache["truco_by_card"]
         n = v.n
-        left = np.zeros(8, dtype=np.int64)
-        in_truque = np.zeros(8, dtype=np.int64)
-        table = np.full(8, -1, dtype=np.int64)
-        known = np.full(8, -1, dtype=np.int64)
-        weak = np.zeros(8, dtype=np.int64)
+        # per relative seat, as lists (numpy item writes are slow), made arrays for the kernel
+        left = [0] * 8
+        in_truque = [0] * 8
+        table = [-1] * 8
+        known = [-1] * 8
+        weak = [0] * 8
         unseen = self._unseen_cards(v)
         for r in range(n):
             in_truque[r] = v.in_truque(r)
@@ -654,19 +750,23 @@ class HeuristicPolicy:
                 if 0 <= sena < len(SENA_CARDS) and SENA_CARDS[sena] in unseen:
                     known[r] = SENA_CARDS[sena]
                 weak[r] = sena in (SENA_FLOR, SENA_CIEGA)
-        pool = np.array([c for c in unseen if c not in known], dtype=np.int64)
-        results = np.full(3, -1, dtype=np.int64)
+        held = set(known)
+        pool = np.array([c for c in unseen if c not in held], dtype=np.int64)
+        results = [-1] * 3
         for b, ch in enumerate(v.baza_results()):
             results[b] = "WLP".index(ch)
         turn = self._turn_holder(v)
         mano = (n - v.position) % n
         seed = int(self.rng.integers(1 << 62))
         hand = np.array(sorted(v.hand), dtype=np.int64)
-        out = {}
         candidates = [-1] if table[0] >= 0 or not v.hand else list(v.hand)
-        for c in candidates:  # the same deals for every card (common random numbers)
-            out[c] = float(simulate_truque(n, hand, left, in_truque, table, known, weak, pool, results,
-                                           v.baza, turn, mano, c, self.cfg.samples, seed))
+        # the same deals for every card (common random numbers), simulated in one call
+        i64 = np.int64
+        odds = simulate_truque_cards(n, hand, np.array(left, dtype=i64), np.array(in_truque, dtype=i64),
+                                     np.array(table, dtype=i64), np.array(known, dtype=i64),
+                                     np.array(weak, dtype=i64), pool, np.array(results, dtype=i64), v.baza,
+                                     turn, mano, np.array(candidates, dtype=i64), self.cfg.samples, seed)
+        out = {c: float(p) for c, p in zip(candidates, odds, strict=True)}
         v.cache["truco_by_card"] = out
         return out
 
@@ -1132,15 +1232,16 @@ def _result_of(res, nres):
 
 
 @njit(cache=True)
-def _pick(hand, cnt, team_best, rival_best, power):
-    """Index in ``hand`` of the card a simulated player plays: a partner winning, the lowest;
-    else the cheapest card that beats the rivals; else the lowest. Leading: the highest."""
+def _pick(hp, r, cnt, team_best, rival_best):
+    """Index in ``hp[r]`` (the powers of seat r's cards) of the card a simulated player plays: a
+    partner winning, the lowest; else the cheapest card that beats the rivals; else the lowest.
+    Leading: the highest."""
     lo = 0
     hi = 0
     for i in range(1, cnt):
-        if power[hand[i]] < power[hand[lo]]:
+        if hp[r, i] < hp[r, lo]:
             lo = i
-        if power[hand[i]] > power[hand[hi]]:
+        if hp[r, i] > hp[r, hi]:
             hi = i
     if team_best == 0 and rival_best == 0:
         return hi
@@ -1148,10 +1249,216 @@ def _pick(hand, cnt, team_best, rival_best, power):
         return lo
     best = -1
     for i in range(cnt):
-        p = power[hand[i]]
-        if p > rival_best and (best < 0 or p < power[hand[best]]):
+        p = hp[r, i]
+        if p > rival_best and (best < 0 or p < hp[r, best]):
             best = i
     return best if best >= 0 else lo
+
+
+# exact ``z % d`` for the shuffle's small d (2..40) without a 64-bit division, the deal's main
+# cost: z = hi * 2**32 + lo, and each part < 2**32 is reduced in float64, where every step is
+# exact (see ``_fmod_small``); tests/test_heuristic_golden.py checks it against ``%``.
+_MOD_D = np.arange(NUM_CARDS + 1, dtype=np.float64)
+_MOD_INV = 1.0 / np.maximum(_MOD_D, 1.0)
+_MOD_2_32 = np.array([float((1 << 32) % max(d, 1)) for d in range(NUM_CARDS + 1)])
+
+
+@njit(cache=True)
+def _fmod_small(x, d, inv):
+    """x mod d for integers 0 <= x < 2**32, 1 <= d <= 40 held exactly in float64: x * inv is
+    off the true quotient by < 2**-20 (far below 1/d), so floor() errs by at most one (when
+    x / d is an integer), which the correction undoes; q * d and x - q * d are exact."""
+    q = np.floor(x * inv)
+    r = x - q * d
+    if r < 0.0:
+        r += d
+    elif r >= d:
+        r -= d
+    return r
+
+
+@njit(cache=True)
+def _mod_small(z, d):
+    """``z % d`` (uint64 z, 1 <= d <= NUM_CARDS) as an int64, exactly; see ``_fmod_small``."""
+    df = _MOD_D[d]
+    inv = _MOD_INV[d]
+    hi = _fmod_small(float(z >> np.uint64(32)), df, inv)
+    lo = _fmod_small(float(z & np.uint64(0xFFFFFFFF)), df, inv)
+    return np.int64(_fmod_small(hi * _MOD_2_32[d] + lo, df, inv))
+
+
+@njit(cache=True)
+def _deal(n, my_hand, left, known, weak, deck, state, hands, cnt, power):
+    """One deal of ``simulate_truque``: shuffle ``deck`` in place (from the order the last deal
+    left) and fill ``hands``/``cnt``; returns the new RNG state. Independent of my first card."""
+    m = deck.shape[0]
+    for i in range(m - 1, 0, -1):
+        state, z = _next_rand(state)
+        j = _mod_small(z, i + 1) if i < NUM_CARDS else np.int64(z % np.uint64(i + 1))
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    pos = 0
+    for r in range(n):
+        cnt[r] = 0
+        if r == 0:
+            for i in range(my_hand.shape[0]):
+                hands[0, i] = my_hand[i]
+            cnt[0] = my_hand.shape[0]
+            continue
+        need = left[r]
+        if known[r] >= 0 and need > 0:
+            hands[r, 0] = known[r]
+            cnt[r] = 1
+        while cnt[r] < need and pos < m:
+            if weak[r] == 1:  # bring a card below the doses to the front, if any is left
+                for j in range(pos, m):
+                    if power[deck[j]] < POWER_DOS:
+                        t = deck[pos]
+                        deck[pos] = deck[j]
+                        deck[j] = t
+                        break
+            hands[r, cnt[r]] = deck[pos]
+            cnt[r] += 1
+            pos += 1
+    return state
+
+
+@njit(cache=True)
+def _play_out(n, hands, hp, cnt, in_truque, table0, results0, baza0, turn, mano, first_card, table, res,
+              order, power):
+    """Play one deal to the end (``hands``, their powers ``hp`` and ``cnt`` are consumed); the
+    outcome as ``_result_of``.
+
+    Seats run 0..n-1, so the turn order steps with a wrap instead of ``%``, and each team's best
+    card on the table is kept as cards fall instead of rescanning the table for every player.
+    """
+    for i in range(3):
+        res[i] = results0[i]
+    nres = baza0
+    b = baza0
+    first = turn
+    for r in range(n):
+        table[r] = table0[r]
+    outcome = _result_of(res, nres)
+    while outcome < 0 and b < 3:
+        best0 = 0  # each team's best power on the table
+        best1 = 0
+        for r in range(n):
+            if table[r] >= 0:
+                if r & 1 == 0:
+                    best0 = max(best0, power[table[r]])
+                else:
+                    best1 = max(best1, power[table[r]])
+        # the players still to play in this baza, from the turn holder
+        k = 0
+        r = first
+        for _ in range(n):
+            if in_truque[r] == 1 and table[r] < 0 and cnt[r] > 0:
+                order[k] = r
+                k += 1
+            r += 1
+            if r == n:
+                r = 0
+        for q in range(k):
+            r = order[q]
+            if r & 1 == 0:
+                ours, theirs = best0, best1
+            else:
+                ours, theirs = best1, best0
+            if r == 0 and b == baza0 and first_card >= 0:
+                i = 0
+                for j in range(cnt[0]):
+                    if hands[0, j] == first_card:
+                        i = j
+            else:
+                i = _pick(hp, r, cnt[r], ours, theirs)
+            pc = hp[r, i]
+            table[r] = hands[r, i]
+            cnt[r] -= 1
+            hands[r, i] = hands[r, cnt[r]]
+            hp[r, i] = hp[r, cnt[r]]
+            if r & 1 == 0:
+                best0 = max(best0, pc)
+            else:
+                best1 = max(best1, pc)
+        # resolve the baza (13.5, 13.7, 16.1): the first of the highest, from the leader
+        b0 = best0
+        b1 = best1
+        top = max(b0, b1)
+        win_seat = -1
+        r = first
+        for _ in range(n):
+            if table[r] >= 0 and power[table[r]] == top:
+                win_seat = r
+                break
+            r += 1
+            if r == n:
+                r = 0
+        if b0 == b1:
+            res[b] = 2
+            first = mano
+        else:
+            res[b] = 0 if b0 > b1 else 1
+            first = win_seat
+        b += 1
+        nres = b
+        if res[nres - 1] == 2 and nres == 3 and res[0] == 2 and res[1] == 2:
+            # all pardas: the player closest to mano among the highest of the third (16.5)
+            best_off = n
+            owner = 0
+            for r in range(n):
+                if table[r] >= 0 and power[table[r]] == top:
+                    o = (r - mano + n) % n
+                    if o < best_off:
+                        best_off = o
+                        owner = r % 2
+            return 1 if owner == 0 else 0
+        for r in range(n):
+            table[r] = -1
+        outcome = _result_of(res, nres)
+    return outcome
+
+
+@njit(cache=True)
+def simulate_truque_cards(n, my_hand, left, in_truque, table0, known, weak, pool, results0, baza0,
+                          turn, mano, first_cards, samples, seed):
+    """``simulate_truque`` for each card of ``first_cards`` at once, on the same deals: entry k
+    is bit-identical to ``simulate_truque(..., first_cards[k], samples, seed)``, since the deals
+    (the RNG stream and the deck's order) never depend on the first card. Dealing once per
+    sample instead of once per card is most of the saving."""
+    power = POWER_NB
+    state = np.uint64(seed)
+    dealt = np.zeros((8, 3), dtype=np.int64)
+    dealt_cnt = np.zeros(8, dtype=np.int64)
+    dealt_hp = np.zeros((8, 3), dtype=np.int64)  # the powers of the dealt cards
+    hands = np.zeros((8, 3), dtype=np.int64)
+    hp = np.zeros((8, 3), dtype=np.int64)
+    cnt = np.zeros(8, dtype=np.int64)
+    table = np.zeros(8, dtype=np.int64)
+    res = np.zeros(3, dtype=np.int64)
+    order = np.zeros(8, dtype=np.int64)
+    deck = pool.copy()
+    nc = first_cards.shape[0]
+    totals = np.zeros(nc)
+    for _ in range(samples):
+        state = _deal(n, my_hand, left, known, weak, deck, state, dealt, dealt_cnt, power)
+        for r in range(n):
+            for i in range(dealt_cnt[r]):
+                dealt_hp[r, i] = power[dealt[r, i]]
+        for k in range(nc):
+            for r in range(n):
+                for i in range(dealt_cnt[r]):
+                    hands[r, i] = dealt[r, i]
+                    hp[r, i] = dealt_hp[r, i]
+                cnt[r] = dealt_cnt[r]
+            outcome = _play_out(n, hands, hp, cnt, in_truque, table0, results0, baza0, turn, mano,
+                                first_cards[k], table, res, order, power)
+            if outcome == 1:
+                totals[k] += 1.0
+            elif outcome == 2:
+                totals[k] += 0.5
+    return totals / samples
 
 
 @njit(cache=True)
@@ -1161,129 +1468,9 @@ def simulate_truque(n, my_hand, left, in_truque, table0, known, weak, pool, resu
     remaining slots (a partner's signalled card kept in his hand, a partner who signalled
     "ciega"/"flor" drawing only cards below the doses), then every player, me included after
     ``first_card``, plays by ``_pick``. Relative seats: even = my team; play order r+1."""
-    power = POWER_NB
-    state = np.uint64(seed)
-    hands = np.zeros((8, 3), dtype=np.int64)
-    cnt = np.zeros(8, dtype=np.int64)
-    table = np.zeros(8, dtype=np.int64)
-    res = np.zeros(3, dtype=np.int64)
-    order = np.zeros(8, dtype=np.int64)
-    deck = pool.copy()
-    m = deck.shape[0]
-    total = 0.0
-    for _ in range(samples):
-        # deal the unseen cards
-        for i in range(m - 1, 0, -1):
-            state, z = _next_rand(state)
-            j = np.int64(z % np.uint64(i + 1))
-            t = deck[i]
-            deck[i] = deck[j]
-            deck[j] = t
-        pos = 0
-        for r in range(n):
-            cnt[r] = 0
-            if r == 0:
-                for i in range(my_hand.shape[0]):
-                    hands[0, i] = my_hand[i]
-                cnt[0] = my_hand.shape[0]
-                continue
-            need = left[r]
-            if known[r] >= 0 and need > 0:
-                hands[r, 0] = known[r]
-                cnt[r] = 1
-            while cnt[r] < need and pos < m:
-                if weak[r] == 1:  # bring a card below the doses to the front, if any is left
-                    for j in range(pos, m):
-                        if power[deck[j]] < POWER_DOS:
-                            t = deck[pos]
-                            deck[pos] = deck[j]
-                            deck[j] = t
-                            break
-                hands[r, cnt[r]] = deck[pos]
-                cnt[r] += 1
-                pos += 1
-        for i in range(3):
-            res[i] = results0[i]
-        nres = baza0
-        b = baza0
-        first = turn
-        for r in range(n):
-            table[r] = table0[r]
-        outcome = _result_of(res, nres)
-        while outcome < 0 and b < 3:
-            # the players still to play in this baza, from the turn holder
-            k = 0
-            for off in range(n):
-                r = (first + off) % n
-                if in_truque[r] == 1 and table[r] < 0 and cnt[r] > 0:
-                    order[k] = r
-                    k += 1
-            for q in range(k):
-                r = order[q]
-                ours = 0
-                theirs = 0
-                for s in range(n):
-                    if table[s] >= 0:
-                        if s % 2 == r % 2:
-                            ours = max(ours, power[table[s]])
-                        else:
-                            theirs = max(theirs, power[table[s]])
-                if r == 0 and b == baza0 and first_card >= 0:
-                    i = 0
-                    for j in range(cnt[0]):
-                        if hands[0, j] == first_card:
-                            i = j
-                else:
-                    i = _pick(hands[r], cnt[r], ours, theirs, power)
-                table[r] = hands[r, i]
-                cnt[r] -= 1
-                hands[r, i] = hands[r, cnt[r]]
-            # resolve the baza (13.5, 13.7, 16.1)
-            b0 = 0
-            b1 = 0
-            win_seat = -1
-            for off in range(n):
-                r = (first + off) % n
-                if table[r] >= 0:
-                    p = power[table[r]]
-                    if r % 2 == 0:
-                        b0 = max(b0, p)
-                    else:
-                        b1 = max(b1, p)
-            top = max(b0, b1)
-            for off in range(n):
-                r = (first + off) % n
-                if table[r] >= 0 and power[table[r]] == top:
-                    win_seat = r
-                    break
-            if b0 == b1:
-                res[b] = 2
-                first = mano
-            else:
-                res[b] = 0 if b0 > b1 else 1
-                first = win_seat
-            b += 1
-            nres = b
-            if res[nres - 1] == 2 and nres == 3 and res[0] == 2 and res[1] == 2:
-                # all pardas: the player closest to mano among the highest of the third (16.5)
-                best_off = n
-                owner = 0
-                for r in range(n):
-                    if table[r] >= 0 and power[table[r]] == top:
-                        o = (r - mano + n) % n
-                        if o < best_off:
-                            best_off = o
-                            owner = r % 2
-                outcome = 1 if owner == 0 else 0
-                break
-            for r in range(n):
-                table[r] = -1
-            outcome = _result_of(res, nres)
-        if outcome == 1:
-            total += 1.0
-        elif outcome == 2:
-            total += 0.5
-    return total / samples
+    first_cards = np.full(1, first_card, dtype=np.int64)
+    return simulate_truque_cards(n, my_hand, left, in_truque, table0, known, weak, pool, results0,
+                                 baza0, turn, mano, first_cards, samples, seed)[0]
 
 
 def make_policy(seed: int = 0, config: HeuristicConfig | dict | None = None) -> HeuristicPolicy:
