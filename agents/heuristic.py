@@ -560,7 +560,9 @@ class HeuristicPolicy:
     """A rule-based player; ``act(observation, action_mask) -> int`` (see the module docstring)."""
 
     name = "heuristic"
-    debug = False  # True: raise on an internal error instead of falling back to a safe action
+    # An internal error raises (the default: a bug must not pass as a move); debug = False falls
+    # back to a safe action instead and counts it in ``internal_errors``.
+    debug = True
 
     def __init__(self, config: HeuristicConfig | dict | None = None, seed: int | None = 0):
         if config is None:
@@ -570,6 +572,7 @@ class HeuristicPolicy:
         self.cfg = config
         self.rng = np.random.default_rng(seed)
         self._salt = int(self.rng.integers(1 << 62))
+        self.internal_errors = 0
 
     # -- the interface -----------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -581,6 +584,7 @@ class HeuristicPolicy:
         except Exception:  # never let a reading mistake become an illegal move
             if self.debug:
                 raise
+            self.internal_errors += 1
             a = -1
         if a is None or not 0 <= a < mask.shape[0] or mask[a] == 0:
             a = self._fallback(mask)

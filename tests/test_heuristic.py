@@ -379,3 +379,23 @@ def main():
 
 if __name__ == "__main__":
     main()
+
+
+def test_internal_error_raises_by_default_and_is_counted_when_tolerated(monkeypatch):
+    """A bug in the bot is an error, not a silent safe move; ``debug = False`` tolerates and counts it."""
+    import agents.heuristic as H
+
+    obs = np.zeros(O.OBS_SIZE, dtype=np.int8)
+    mask = np.zeros(A.NUM_ACTIONS, dtype=np.uint8)
+    mask[A.PASO] = 1
+    mask[A.PASO + 1] = 1
+
+    def broken(self, v, m):
+        raise RuntimeError("a reading mistake")
+
+    monkeypatch.setattr(H.HeuristicPolicy, "_decide", broken)
+    bot = H.HeuristicPolicy(seed=0)
+    with pytest.raises(RuntimeError, match="reading mistake"):
+        bot.act(obs, mask)
+    bot.debug = False
+    assert mask[bot.act(obs, mask)] == 1 and bot.internal_errors == 1
