@@ -22,7 +22,7 @@ from torch import nn
 from train.features import to_csr
 from truque_env.engine import actions as A
 from truque_env.engine import observation as O
-from truque_env.io import atomic_output
+from truque_env.io import read_npz, write_npz_atomic
 from truque_env.vector import VectorEnv
 
 
@@ -52,13 +52,12 @@ def collect(policy, team_size: int, decisions: int, num_envs: int = 256, seed: i
 
 
 def save_dataset(path: Path, data: dict[str, np.ndarray]) -> None:
-    with atomic_output(path, suffix=".tmp.npz") as tmp:
-        np.savez(tmp, **data)
+    write_npz_atomic(path, data)
 
 
 def load_dataset(path: Path) -> dict[str, np.ndarray]:
-    with np.load(path, allow_pickle=False) as f:
-        data = {k: f[k] for k in ("obs", "mask", "action")}
+    arrays = read_npz(path, "behaviour-cloning dataset")
+    data = {k: arrays[k] for k in ("obs", "mask", "action")}
     n = data["action"].shape[0]
     if data["obs"].shape != (n, O.OBS_SIZE) or data["mask"].shape != (n, A.NUM_ACTIONS):
         raise ValueError(f"{path}: arrays of the wrong shape for this observation ({O.OBS_SIZE}) and actions")

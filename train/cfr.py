@@ -66,7 +66,7 @@ from numba import njit
 # importing truque_env (for its atomic JSON writer) also sets the numba cache folder
 from train import config
 from train.cfr_games import CHANCE, GAMES, TERMINAL, GameTree, load_game
-from truque_env.io import atomic_output, write_json_atomic
+from truque_env.io import read_npz, write_json_atomic, write_npz_atomic
 
 SOLVERS = ("cfr", "cfr_plus", "lcfr", "dcfr", "mccfr_external", "mccfr_outcome")
 _SCHEME = {"cfr": 0, "cfr_plus": 1, "lcfr": 2, "dcfr": 3}  # the full-width solvers
@@ -586,20 +586,13 @@ def save_checkpoint(path: Path, solver: Solver, cfg: CFRConfig, seconds: float, 
               "config": np.array(json.dumps(config.to_dict(cfg))), "regrets": solver.regrets,
               "cumulative_policy": solver.cumulative_policy, "iteration": np.array(solver.iteration, dtype=np.int64),
               "rng_state": solver.rng_state, "seconds": np.array(seconds), "log": rows.reshape(-1, 3)}
-    with atomic_output(path) as tmp, open(tmp, "wb") as f:
-        np.savez(f, **arrays)
+    write_npz_atomic(path, arrays)
 
 
 def load_checkpoint(path: Path, cfg: CFRConfig | None = None) -> dict:
     """The arrays of a checkpoint; with ``cfg``, a ValueError unless it comes from the same run settings."""
     path = Path(path)
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            ckpt = {k: z[k] for k in z.files}
-    except FileNotFoundError:
-        raise
-    except Exception as exc:  # a truncated or foreign file
-        raise ValueError(f"{path}: not a readable truque_env CFR checkpoint ({type(exc).__name__}: {exc})") from None
+    ckpt = read_npz(path, "truque_env CFR checkpoint")
     if (any(k not in ckpt for k in _CHECKPOINT_KEYS) or str(ckpt["format"]) != CHECKPOINT_FORMAT
             or int(ckpt["version"]) != CHECKPOINT_VERSION):
         raise ValueError(f"{path}: not a truque_env CFR checkpoint of version {CHECKPOINT_VERSION}")
@@ -612,11 +605,8 @@ def load_checkpoint(path: Path, cfg: CFRConfig | None = None) -> dict:
             or ckpt["rng_state"].shape != (1,) or ckpt["rng_state"].dtype != np.uint64 or int(ckpt["iteration"]) < 0):
         raise ValueError(f"{path}: a damaged CFR checkpoint (tables, iteration or RNG state)")
     if cfg is not None:
-        theirs = json.loads(str(ckpt["config"]))
-        for key in ("game", "solver", *_shaping_settings(cfg.solver)):
-            mine = getattr(cfg, key)
-            if theirs.get(key) != mine:
-                raise ValueError(f"{path}: checkpoint from another run: {key} = {theirs.get(key)!r}, this run has {mine!r}")
+        config.check_same_settings(path, json.loads(str(ckpt["config"])), cfg,
+                                   ("game", "solver", *_shaping_settings(cfg.solver)))
     return ckpt
 
 

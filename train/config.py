@@ -54,3 +54,12 @@ def cli(cls, argv, prog: str, section: str):
 
 def to_dict(cfg) -> dict:
     return {k: (str(v) if isinstance(v, Path) else v) for k, v in dataclasses.asdict(cfg).items()}
+
+
+def check_same_settings(path, theirs: dict, cfg, keys, what: str = "run") -> None:
+    """A ValueError unless the checkpoint's settings ``theirs`` equal ``cfg``'s for every key."""
+    for key in keys:
+        mine = getattr(cfg, key)
+        mine = str(mine) if isinstance(mine, Path) else mine  # paths are stored as strings
+        if theirs.get(key) != mine:
+            raise ValueError(f"{path}: checkpoint from another {what}: {key} = {theirs.get(key)!r}, this run has {mine!r}")

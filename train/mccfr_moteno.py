@@ -45,7 +45,7 @@ from train import mccfr_kernels as MK
 from truque_env.engine import actions as A
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O
-from truque_env.io import atomic_output, write_json_atomic
+from truque_env.io import read_npz, write_json_atomic, write_npz_atomic
 
 CHECKPOINT_FORMAT = "truque_env.mccfr_moteno"
 CHECKPOINT_VERSION = 1
@@ -202,24 +202,13 @@ def save_checkpoint(path: Path, solver: MCCFRSolver, seconds: float, log: list[d
               "iteration": np.array(solver.iteration, dtype=np.int64), "seconds": np.array(float(seconds)),
               "capacity": np.array(solver.capacity, dtype=np.int64), "slots": slots, "keys": solver.keys[slots],
               "regrets": solver.regrets[slots], "cum_policy": solver.cum_policy[slots], "log": rows}
-    with atomic_output(path) as tmp, open(tmp, "wb") as f:
-        np.savez(f, **arrays)
-
-
-def _read_npz(path: Path, what: str) -> dict:
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            return {k: z[k] for k in z.files}
-    except FileNotFoundError:
-        raise
-    except Exception as exc:  # truncated, corrupt or not an npz
-        raise ValueError(f"{path}: not a readable {what} ({type(exc).__name__}: {exc})") from None
+    write_npz_atomic(path, arrays)
 
 
 def load_checkpoint(path: Path, cfg: MCCFRConfig | None = None) -> dict:
     """The arrays of a checkpoint, validated; with ``cfg``, a ValueError unless the run settings match."""
     path = Path(path)
-    ck = _read_npz(path, "MCCFR checkpoint")
+    ck = read_npz(path, "MCCFR checkpoint")
     if any(k not in ck for k in _KEYS) or str(ck["format"]) != CHECKPOINT_FORMAT:
         raise ValueError(f"{path}: not a truque_env MCCFR (1 contra 1) checkpoint")
     if int(ck["version"]) != CHECKPOINT_VERSION:
@@ -237,11 +226,7 @@ def load_checkpoint(path: Path, cfg: MCCFRConfig | None = None) -> dict:
             or not np.isfinite(ck["regrets"]).all() or not np.isfinite(ck["cum_policy"]).all()):
         raise ValueError(f"{path}: a damaged MCCFR checkpoint (tables, slots or iteration)")
     if cfg is not None:
-        theirs = json.loads(str(ck["config"]))
-        for key in SHAPING:
-            if theirs.get(key) != getattr(cfg, key):
-                raise ValueError(f"{path}: checkpoint from another run: {key} = {theirs.get(key)!r}, "
-                                 f"this run has {getattr(cfg, key)!r}")
+        config.check_same_settings(path, json.loads(str(ck["config"])), cfg, SHAPING)
     return ck
 
 
@@ -286,11 +271,9 @@ def export_policy(checkpoint: Path, out: Path, max_states: int = 1_200_000) -> d
     header = {"source": str(checkpoint), "iteration": int(ck["iteration"]), "team_size": cfg.get("team_size", 1),
               "target": cfg.get("target"), "infostates_in_run": int(ck["keys"].size), "infostates": int(keys.size),
               "weight_kept": float(total[keep].sum() / max(total.sum(), 1e-300))}
-    with atomic_output(out) as tmp, open(tmp, "wb") as f:
-        np.savez_compressed(f, format=np.array(POLICY_FORMAT), version=np.array(POLICY_VERSION),
-                            abstraction=np.array(json.dumps(MK.describe_abstraction())),
-                            header=np.array(json.dumps(header)), keys=keys, policy=policy)
-    Path(out).chmod(0o644)  # a file to ship: readable by everyone
+    write_npz_atomic(out, {"format": np.array(POLICY_FORMAT), "version": np.array(POLICY_VERSION),
+                           "abstraction": np.array(json.dumps(MK.describe_abstraction())),
+                           "header": np.array(json.dumps(header)), "keys": keys, "policy": policy}, compressed=True)
     header["bytes"] = Path(out).stat().st_size
     return header
 
@@ -299,7 +282,7 @@ def load_policy_file(path: Path) -> tuple[np.ndarray, np.ndarray, dict]:
     """(sorted keys, float32 probabilities [n, NUM_ABSTRACT], header) from an exported policy or a
     run's checkpoint; a clear ValueError for anything else."""
     path = Path(path)
-    z = _read_npz(path, "CFR policy")
+    z = read_npz(path, "CFR policy")
     fmt = str(z.get("format", ""))
     if fmt == CHECKPOINT_FORMAT:
         ck = load_checkpoint(path)

@@ -218,12 +218,9 @@ def load_checkpoint(path: Path, cfg: PPOConfig | None = None) -> dict:
     if not isinstance(ckpt, dict) or ckpt.get("format") != "truque_env.ppo" or ckpt.get("version") != CHECKPOINT_VERSION:
         raise ValueError(f"{path}: not a truque_env PPO checkpoint of version {CHECKPOINT_VERSION}")
     if cfg is not None:
-        theirs = ckpt["config"]
-        for key in ("team_size", "target", "episode", "senas_per_mano", "p_intercept", "num_envs", "num_steps",
-                    "hidden", "centralized_critic", "seed"):
-            mine = getattr(cfg, key)
-            if theirs.get(key) != (str(mine) if isinstance(mine, Path) else mine):
-                raise ValueError(f"{path}: checkpoint from another config: {key} = {theirs.get(key)!r}, this run has {mine!r}")
+        config.check_same_settings(path, ckpt["config"], cfg, ("team_size", "target", "episode", "senas_per_mano",
+                                   "p_intercept", "num_envs", "num_steps", "hidden", "centralized_critic", "seed"),
+                                   what="config")
     return ckpt
 
 

@@ -3,7 +3,9 @@
 ``atomic_output(path)`` gives a temporary path in the same folder; when the ``with`` block ends
 without an error the file is flushed to disk and renamed onto ``path``, otherwise removed. Every
 file the project writes for keeps (checkpoints, datasets, results, plots, logs of play) goes
-through it.
+through it. The file gets the mode a plain ``open`` would give (``0o666`` less the umask), not
+``mkstemp``'s private ``0o600``. ``write_npz_atomic`` / ``read_npz`` are the numpy archives'
+pair: the reader turns a truncated or foreign file into a ``ValueError`` naming what was expected.
 """
 
 from __future__ import annotations
@@ -15,6 +17,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
+
+_UMASK = os.umask(0)  # read once (os.umask can only be read by setting it)
+os.umask(_UMASK)
+
 
 @contextmanager
 def atomic_output(path, suffix: str = ".tmp") -> Iterator[Path]:
@@ -22,6 +29,7 @@ def atomic_output(path, suffix: str = ".tmp") -> Iterator[Path]:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
     os.close(fd)
+    os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp's 0o600 would make shipped files private
     try:
         yield Path(tmp)
         with open(tmp, "rb") as f:
@@ -39,3 +47,20 @@ def write_text_atomic(path, text: str) -> None:
 
 def write_json_atomic(path, data) -> None:
     write_text_atomic(path, json.dumps(data, indent=2) + "\n")
+
+
+def write_npz_atomic(path, arrays: dict, compressed: bool = False) -> None:
+    """``np.savez`` (or ``savez_compressed``) of ``arrays`` to ``path``, atomically."""
+    with atomic_output(path) as tmp, open(tmp, "wb") as f:
+        (np.savez_compressed if compressed else np.savez)(f, **arrays)
+
+
+def read_npz(path, what: str) -> dict:
+    """Every array of an ``.npz`` (no pickles); a file that is not one is a ValueError about ``what``."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    except FileNotFoundError:
+        raise
+    except Exception as exc:  # truncated, corrupt or not an npz
+        raise ValueError(f"{path}: not a readable {what} ({type(exc).__name__}: {exc})") from None
