@@ -312,3 +312,15 @@ def test_a_fixed_short_run_keeps_its_exact_parameters(tmp_path):
         digest.update(k.encode())
         digest.update(model[k].numpy().tobytes())
     assert digest.hexdigest() == "b055a9f266010b9c36d26b55bd7b26069fe136a5f46fe72f73fd402ad26c9499"
+
+
+def test_a_time_limit_stops_at_a_checkpoint_and_counts_over_resumes(tmp_path):
+    run = train(_tiny(tmp_path, time_limit_minutes=1e-9, checkpoint_every=100))
+    assert run.stopped_by_time_limit and run.update == 1  # the first update is past any limit this small
+    ckpt = load_checkpoint(tmp_path / "checkpoint.pt")
+    assert ckpt["update"] == 1 and ckpt["seconds"] == run.seconds > 0  # written at the stop
+    again = train(_tiny(tmp_path, resume=True))  # no limit: runs to the end
+    assert not again.stopped_by_time_limit and again.update == 4 and again.seconds > run.seconds
+    assert load_checkpoint(tmp_path / "checkpoint.pt")["seconds"] == again.seconds
+    with pytest.raises(ValueError, match="time_limit_minutes"):
+        _tiny(tmp_path, time_limit_minutes=-1).validate()

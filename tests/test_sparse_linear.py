@@ -109,3 +109,74 @@ def test_sparse_layer_equals_the_dense_layer_in_value_and_gradient():
 
 def test_actions_fit_the_history_one_hot():
     assert F.ENTRY_WIDTH == 8 + A.NUM_ACTIONS
+
+
+def _hand_summary_reference(row: np.ndarray) -> set[int]:
+    """The hand summary's columns of one observation row, read the slow way (the plain-Python reference rules)."""
+    from tests.reference.moteno_ref import flor_value, has_flor, is_reservada, pares_value
+    from tests.reference.moteno_ref import truque_power as ref_power
+
+    def truque_power(card):  # the reference ranks 4 (cuatros) .. 20 (el perro); the engine 1 .. 17
+        return ref_power(card) - 3
+
+    start = O.SLICES
+    hand = [c for c in range(40) if row[start["hand"][0] + c]]
+    dealt = sorted(hand + [c for c in range(40) if row[start["played_by"][0] + c]])
+    if len(dealt) != 3:
+        return set()
+    d = F.DERIVED_START
+    cols = {d["known"]}
+    cols |= {d["pares"] + t for t in range(31) if pares_value(dealt) >= 2 * (t + 1)}
+    if has_flor(dealt):
+        cols.add(d["flor"])
+        if is_reservada(dealt):
+            cols.add(d["flor"] + 1)
+        cols |= {d["flor_value"] + t for t in range(24) if flor_value(dealt) >= 20 + 3 * t}
+    powers = sorted((truque_power(c) for c in hand), reverse=True)
+    cols |= {d["power"] + 17 * j + p - 1 for j, p in enumerate(powers)}
+    baza = [b for b in range(3) if row[start["baza"][0] + b]]
+    table = [c for c in range(40) if baza and row[start["played_in"][0] + 40 * baza[0] + c]]
+    if table:
+        def seat_of(c):
+            return next(r for r in range(8) if row[start["played_by"][0] + 40 * r + c])
+
+        best = max(truque_power(c) for c in table)
+        sides = {seat_of(c) % 2 for c in table if truque_power(c) == best}  # 0: my team
+        cols |= {d["table"] + best - 1, d["holder"] + (2 if sides == {0, 1} else (0 if sides == {0} else 1))}
+        cols.add(d["beat"] + sum(p > best for p in powers))
+        cols.add(d["tie"] + sum(p == best for p in powers))
+    return cols
+
+
+@pytest.mark.parametrize("team_size", [1, 3])
+def test_hand_summary_agrees_with_the_rules_read_the_slow_way(team_size):
+    obs = _observations(team_size=team_size, steps=80, n=16, seed=team_size)
+    x = F.dense(obs, hand_features=True)
+    assert x.shape == (obs.shape[0], F.NUM_FEATURES_HAND)
+    assert np.array_equal(x[:, : F.NUM_FEATURES], F.dense(obs))  # the same features before it
+    seen = np.zeros(F.NUM_FEATURES_HAND - F.NUM_FEATURES, dtype=bool)
+    for i in range(obs.shape[0]):
+        got = set(np.flatnonzero(x[i, F.NUM_FEATURES :]) + F.NUM_FEATURES)
+        assert got == _hand_summary_reference(obs[i]), i
+        seen[np.flatnonzero(x[i, F.NUM_FEATURES :])] = True
+    # random play reaches every part of it: cards on the table, beaten or not, flores
+    for name in ("known", "table", "holder", "beat", "tie"):
+        assert seen[F.DERIVED_START[name] - F.NUM_FEATURES], name
+    if team_size == 3:
+        assert seen[F.DERIVED_START["flor"] - F.NUM_FEATURES]
+
+
+def test_hand_features_widen_the_first_layer_and_survive_a_checkpoint(tmp_path):
+    from agents.ppo_policy import PPOPolicy
+    from train.ppo import PPOConfig, train
+
+    cfg = PPOConfig(team_size=1, num_envs=8, num_steps=8, total_decisions=64, hidden=16, hand_features=True,
+                    run_dir=tmp_path / "run", progress=False, tensorboard=False, checkpoint_every=1)
+    train(cfg)
+    policy = PPOPolicy(tmp_path / "run" / "checkpoint.pt")
+    assert policy.agent.hand_features and policy.agent.actor_in.in_features == F.NUM_FEATURES_HAND
+    obs = _observations(team_size=1, steps=4, n=8)
+    mask = np.ones((obs.shape[0], A.NUM_ACTIONS), dtype=np.uint8)
+    assert policy.act_batch(obs, mask).shape == (obs.shape[0],)
+    with pytest.raises(ValueError, match="hand_features"):  # resuming with the other input
+        train(PPOConfig(**{**cfg.__dict__, "hand_features": False, "resume": True, "total_decisions": 128}))

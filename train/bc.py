@@ -19,7 +19,6 @@ import numpy as np
 import torch
 from torch import nn
 
-from train.features import to_csr
 from truque_env.engine import actions as A
 from truque_env.engine import observation as O
 from truque_env.io import read_npz, write_npz_atomic
@@ -79,7 +78,7 @@ def fit(agent, data: dict[str, np.ndarray], epochs: int = 2, batch_size: int = 1
         correct, total, loss_sum = 0, 0, 0.0
         for start in range(0, n, batch_size):
             mb = perm[start : start + batch_size]
-            logits = agent.logits_csr(to_csr(obs[mb]), mask[mb])
+            logits = agent.logits_csr(agent.csr(obs[mb]), mask[mb])
             loss = nn.functional.cross_entropy(logits, action[mb])
             opt.zero_grad()
             loss.backward()

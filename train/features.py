@@ -9,6 +9,11 @@ Two changes from the raw int8 vector, both fixed (nothing learned here):
   la falta by 1/30, ``juegos`` by 1/2, stakes by 1/16 (pares) and 1/11 (flores), the sung valor
   de pares by 1/40, the highest stakes said in ``bets_by_seat`` by 1/16.
 
+With ``hand_features`` (a network's setting, ``Agent(hand_features=True)``) a hand summary
+follows: what the rules make of my cards, computed here so the network need not learn Arts. 2, 5
+and 9 from 40 one-hot cards (``DERIVED`` below). It reads only the observation, so a dataset of
+observations serves either network.
+
 Rows come out in CSR form for ``train.sparse_linear``. (The centralised critic reads the hidden
 hands, ``observe_hidden``, through a layer of its own: ``train.ppo.Agent``.)
 """
@@ -22,11 +27,42 @@ from train.sparse_linear import build_csr
 from truque_env.engine import actions as A
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O
+from truque_env.rules.moteno import TRUQUE_POWER, flor_value_nb, is_reservada_nb, pares_value_nb
 
 HISTORY_START, (HISTORY_LEN, _) = O.SLICES["history"]
 ENTRY_WIDTH = L.MAX_PLAYERS + A.NUM_ACTIONS
 HISTORY_BASE = HISTORY_START  # the one-hot history replaces the raw one, from the same column
 NUM_FEATURES = HISTORY_BASE + HISTORY_LEN * ENTRY_WIDTH
+
+# The hand summary: binary columns from DERIVED_BASE on (all zero before my cards are seen).
+DERIVED = (
+    ("known", 1),  # my three cards are known
+    ("pares", 31),  # valor de pares (Art. 5) >= 2, 4, .., 62: a thermometer, so nearby values share weights
+    ("flor", 2),  # I hold flor (Art. 9), a flor reservada (9.2)
+    ("flor_value", 24),  # valor de la flor >= 20, 23, .., 89
+    ("power", 3 * 17),  # poder de truque (Art. 2) of my unplayed cards, strongest first, one-hot 1..17
+    ("table", 17),  # the strongest poder de truque played in this baza, one-hot
+    ("holder", 3),  # who holds it: my team, the rival team, both (parda so far)
+    ("beat", 4),  # how many of my unplayed cards beat it: 0..3, one-hot
+    ("tie", 4),  # how many tie it
+)
+DERIVED_BASE = NUM_FEATURES
+DERIVED_START = {}
+_k = DERIVED_BASE
+for _name, _width in DERIVED:
+    DERIVED_START[_name] = _k
+    _k += _width
+NUM_FEATURES_HAND = _k  # the width with the hand summary
+D_KNOWN, D_PARES, D_FLOR, D_FLOR_VALUE, D_POWER, D_TABLE, D_HOLDER, D_BEAT, D_TIE = DERIVED_START.values()
+MAX_DERIVED = 1 + 31 + 2 + 24 + 3 + 1 + 1 + 1 + 1  # nonzeros at most
+O_HAND = O.SLICES["hand"][0]
+O_PLAYED_BY = O.SLICES["played_by"][0]
+O_PLAYED_IN = O.SLICES["played_in"][0]
+O_BAZA = O.SLICES["baza"][0]
+
+
+def num_features(hand_features: bool) -> int:
+    return NUM_FEATURES_HAND if hand_features else NUM_FEATURES
 
 
 def _scales() -> np.ndarray:
@@ -46,11 +82,98 @@ def _scales() -> np.ndarray:
 SCALE = _scales()
 
 
+@njit(cache=True)
+def _hand_summary(row, out):
+    """The hand summary's nonzero columns (all ones) of one observation row into ``out``; how many."""
+    k = 0
+    dealt = np.empty(3, dtype=np.int64)
+    mine = np.empty(3, dtype=np.int64)
+    nd = 0
+    nm = 0
+    for c in range(40):
+        if row[O_HAND + c] != 0:
+            if nm < 3:
+                mine[nm] = c
+            nm += 1
+        if row[O_HAND + c] != 0 or row[O_PLAYED_BY + c] != 0:
+            if nd < 3:
+                dealt[nd] = c
+            nd += 1
+    if nd != 3:
+        return 0
+    out[k] = D_KNOWN
+    k += 1
+    pares = pares_value_nb(dealt[0], dealt[1], dealt[2])
+    for t in range(31):
+        if pares >= 2 * (t + 1):
+            out[k] = D_PARES + t
+            k += 1
+    flor = flor_value_nb(dealt[0], dealt[1], dealt[2])
+    if flor > 0:
+        out[k] = D_FLOR
+        k += 1
+        if is_reservada_nb(dealt[0], dealt[1], dealt[2]):
+            out[k] = D_FLOR + 1
+            k += 1
+        for t in range(24):
+            if flor >= 20 + 3 * t:
+                out[k] = D_FLOR_VALUE + t
+                k += 1
+    # my unplayed cards' powers, strongest first
+    p = np.zeros(3, dtype=np.int64)
+    for j in range(min(nm, 3)):
+        p[j] = TRUQUE_POWER[mine[j]]
+    p.sort()
+    for j in range(3):
+        if p[2 - j] > 0:
+            out[k] = D_POWER + 17 * j + p[2 - j] - 1
+            k += 1
+    # the strongest card on the table in this baza, and who holds it
+    b = -1
+    for j in range(3):
+        if row[O_BAZA + j] != 0:
+            b = j
+    if b < 0:
+        return k
+    best = 0
+    held = 0  # bit 0: my team, bit 1: the rival team
+    for c in range(40):
+        if row[O_PLAYED_IN + 40 * b + c] != 0:
+            r = 0
+            for q in range(8):
+                if row[O_PLAYED_BY + 40 * q + c] != 0:
+                    r = q
+            pw = TRUQUE_POWER[c]
+            side = 1 if r % 2 == 0 else 2
+            if pw > best:
+                best = pw
+                held = side
+            elif pw == best:
+                held |= side
+    if best == 0:
+        return k
+    out[k] = D_TABLE + best - 1
+    out[k + 1] = D_HOLDER + held - 1
+    beat = 0
+    tie = 0
+    for j in range(3):
+        if p[j] > best:
+            beat += 1
+        elif p[j] == best:
+            tie += 1
+    out[k + 2] = D_BEAT + beat
+    out[k + 3] = D_TIE + tie
+    return k + 4
+
+
 @njit(cache=True, parallel=True)
-def _count(obs, counts):
+def _count(obs, hand_features, counts):
     n = obs.shape[0]
     for i in prange(n):
         c = 0
+        if hand_features:
+            buf = np.empty(MAX_DERIVED, dtype=np.int64)
+            c += _hand_summary(obs[i], buf)
         for j in range(HISTORY_START):
             if obs[i, j] != 0:
                 c += 1
@@ -61,10 +184,17 @@ def _count(obs, counts):
 
 
 @njit(cache=True, parallel=True)
-def _fill(obs, scale, indptr, cols, vals):
+def _fill(obs, scale, hand_features, indptr, cols, vals):
     n = obs.shape[0]
     for i in prange(n):
         k = indptr[i]
+        if hand_features:
+            buf = np.empty(MAX_DERIVED, dtype=np.int64)
+            m = _hand_summary(obs[i], buf)
+            for j in range(m):
+                cols[k] = buf[j]
+                vals[k] = 1.0
+                k += 1
         for j in range(HISTORY_START):
             v = obs[i, j]
             if v != 0:
@@ -82,19 +212,20 @@ def _fill(obs, scale, indptr, cols, vals):
                 k += 2
 
 
-def to_csr(obs: np.ndarray):
-    """``(indptr, cols, vals)`` of the features of ``obs`` (n, OBS_SIZE) int8."""
+def to_csr(obs: np.ndarray, hand_features: bool = False):
+    """``(indptr, cols, vals)`` of the features of ``obs`` (n, OBS_SIZE) int8 (columns in any order)."""
     obs = np.ascontiguousarray(obs)
     if obs.dtype != np.int8 or obs.ndim != 2 or obs.shape[1] != O.OBS_SIZE:
         raise ValueError(f"expected int8 observations of shape (n, {O.OBS_SIZE}), got {obs.dtype} {obs.shape}")
-    return build_csr(obs.shape[0], lambda counts: _count(obs, counts),
-                     lambda indptr, cols, vals: _fill(obs, SCALE, indptr, cols, vals))
+    hand_features = bool(hand_features)
+    return build_csr(obs.shape[0], lambda counts: _count(obs, hand_features, counts),
+                     lambda indptr, cols, vals: _fill(obs, SCALE, hand_features, indptr, cols, vals))
 
 
-def dense(obs: np.ndarray) -> np.ndarray:
+def dense(obs: np.ndarray, hand_features: bool = False) -> np.ndarray:
     """The same features as a dense float32 matrix (slow; for tests and inspection)."""
-    indptr, cols, vals = to_csr(obs)
-    out = np.zeros((obs.shape[0], NUM_FEATURES), dtype=np.float32)
+    indptr, cols, vals = to_csr(obs, hand_features)
+    out = np.zeros((obs.shape[0], num_features(hand_features)), dtype=np.float32)
     rows = np.repeat(np.arange(obs.shape[0]), np.diff(indptr))
     np.add.at(out, (rows, cols), vals)
     return out

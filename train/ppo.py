@@ -44,7 +44,6 @@ from numba import njit, prange
 from torch import nn
 
 from train import config
-from train import features as F
 from train.ppo_agent import Agent, evaluate_actions, sample  # noqa: F401 (sample: the public API)
 from train.ppo_rollout import Rollout, Sampler, Tables, _denorm, _hands, _rng_state, draw_tables  # noqa: F401
 from truque_env.engine import layout as L
@@ -90,6 +89,8 @@ class PPOConfig:
     """normalise value targets with running statistics"""
     hidden: int = 256
     centralized_critic: bool = True
+    hand_features: bool = False
+    """give the network the hand summary of train.features (valor de pares and flor, poder de truque)"""
     value_warmup_updates: int = 0
     """updates at the start that train the critic only (for a cloned actor)"""
     # warm start by behaviour cloning (train/bc.py)
@@ -116,6 +117,10 @@ class PPOConfig:
     """updates between checkpoints"""
     resume: bool = False
     """continue the run in run_dir from its checkpoint"""
+    time_limit_minutes: float = 0.0
+    """stop (with a checkpoint) after the update at which the run's wall time, summed over its resumes
+    and counting the warm start and evaluations, reaches this (0: no limit); the learning rate still
+    anneals over total_decisions, so the trajectory up to the stop is the seed's"""
     log_every: int = 5
     progress: bool = True
     tensorboard: bool = True
@@ -141,8 +146,8 @@ class PPOConfig:
                              f"got {self.p_latest!r} and {self.p_bot!r}")
         if self.p_bot > 0 and not self.bot_opponents:
             raise ValueError("p_bot > 0 needs bot_opponents")
-        if self.eval_every < 0 or self.value_warmup_updates < 0:
-            raise ValueError("eval_every and value_warmup_updates must be >= 0")
+        if self.eval_every < 0 or self.value_warmup_updates < 0 or self.time_limit_minutes < 0:
+            raise ValueError("eval_every, value_warmup_updates and time_limit_minutes must be >= 0")
         from agents.registry import load_policy
 
         for name in (*self.eval_opponents, *self.bot_opponents) if self.eval_every else self.bot_opponents:
@@ -217,9 +222,11 @@ def load_checkpoint(path: Path, cfg: PPOConfig | None = None) -> dict:
         raise ValueError(f"{path}: not a readable truque_env checkpoint ({type(exc).__name__}: {exc})") from None
     if not isinstance(ckpt, dict) or ckpt.get("format") != "truque_env.ppo" or ckpt.get("version") != CHECKPOINT_VERSION:
         raise ValueError(f"{path}: not a truque_env PPO checkpoint of version {CHECKPOINT_VERSION}")
+    if isinstance(ckpt.get("config"), dict):
+        ckpt["config"].setdefault("hand_features", False)  # a setting added after the first checkpoints
     if cfg is not None:
         config.check_same_settings(path, ckpt["config"], cfg, ("team_size", "target", "episode", "senas_per_mano",
-                                   "p_intercept", "num_envs", "num_steps", "hidden", "centralized_critic", "seed"),
+                                   "p_intercept", "num_envs", "num_steps", "hidden", "centralized_critic", "hand_features", "seed"),
                                    what="config")
     return ckpt
 
@@ -245,6 +252,8 @@ class RunState:
     update: int = 0
     decisions: int = 0
     pool: list = field(default_factory=list)  # snapshot state_dicts
+    seconds: float = 0.0  # wall time of the run, over its resumes
+    stopped_by_time_limit: bool = False
 
 
 def train(cfg: PPOConfig, in_process_workers: bool = False) -> RunState:
@@ -269,9 +278,10 @@ def train(cfg: PPOConfig, in_process_workers: bool = False) -> RunState:
 
 
 def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
+    t_start = time.perf_counter()
     ckpt_path = cfg.run_dir / "checkpoint.pt"
     np_rng = np.random.default_rng(cfg.seed)
-    agent = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed)
+    agent = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed, hand_features=cfg.hand_features)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     run = RunState()
     ret_stats = (0.0, 1.0)  # running mean and variance of the returns (value normalisation)
@@ -282,7 +292,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
             raise ValueError(f"{ckpt_path}: an exported policy (actor only); a run resumes from its own checkpoint")
         agent.load_state_dict(ckpt["model"])
         optimizer.load_state_dict(ckpt["optimizer"])
-        run = RunState(ckpt["update"], ckpt["decisions"], list(ckpt["pool"]))
+        run = RunState(ckpt["update"], ckpt["decisions"], list(ckpt["pool"]), float(ckpt.get("seconds", 0.0)))
         gen.set_state(ckpt["torch_rng"])
         np_rng.bit_generator.state = ckpt["numpy_rng"]
         ret_stats = tuple(ckpt["ret_stats"])
@@ -305,12 +315,13 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
     if not run.pool:
         run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
     log = _Log(cfg, resumed=cfg.resume)
+    log.t0 -= run.seconds  # wall_seconds in the logs runs on over resumes
 
     T, N = cfg.num_steps, cfg.num_envs
     batch = T * N
     num_updates = -(-cfg.total_decisions // batch)
     progress = _progress(cfg, num_updates, run.update)
-    train_seconds, decisions_at_start = 0.0, run.decisions
+    train_seconds, decisions_at_start, seconds_at_start = 0.0, run.decisions, run.seconds
 
     while run.update < num_updates:
         t_update = time.perf_counter()
@@ -347,7 +358,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
             for start in range(0, m - mb_size + 1, mb_size):  # whole minibatches only
                 mb = perm[start : start + mb_size]
                 mk = torch.from_numpy(ro.mask[mb])
-                csr = F.to_csr(ro.obs[mb])
+                csr = agent.csr(ro.obs[mb])
                 logp, entropy = evaluate_actions(agent.logits_csr(csr, mk), mk, f_action[mb])
                 value = agent.value_csr(csr, _hands(cfg, ro.hidden[mb]))
                 logratio = logp - f_logp[mb]
@@ -387,15 +398,22 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                   + " ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in stats.items() if k.startswith("loss")))
         if cfg.eval_every and (run.update % cfg.eval_every == 0 or run.update == num_updates):
             log.evaluation(run, agent)
-        if run.update % cfg.checkpoint_every == 0 or run.update == num_updates:
+        run.seconds = seconds_at_start + time.perf_counter() - t_start
+        out_of_time = 0 < cfg.time_limit_minutes * 60 <= run.seconds
+        if run.update % cfg.checkpoint_every == 0 or run.update == num_updates or out_of_time:
             save_checkpoint(ckpt_path, {
                 "format": "truque_env.ppo", "version": CHECKPOINT_VERSION, "config": config.to_dict(cfg),
                 "model": agent.state_dict(), "optimizer": optimizer.state_dict(),
-                "update": run.update, "decisions": run.decisions, "pool": run.pool,
+                "update": run.update, "decisions": run.decisions, "pool": run.pool, "seconds": run.seconds,
                 "torch_rng": gen.get_state(), "numpy_rng": np_rng.bit_generator.state, "ret_stats": ret_stats,
                 **sampler.state(),  # the tables and the bots' generators (the workers': theirs too)
             })
             log.flush()
+        if out_of_time:
+            run.stopped_by_time_limit = True
+            print(f"stopped at the time limit ({cfg.time_limit_minutes:g} min): update {run.update}, "
+                  f"{run.decisions:,} decisions, {run.seconds / 60:.1f} min; checkpoint {ckpt_path}")
+            break
     if progress is not None:
         progress.close()
     log.close()

@@ -26,10 +26,12 @@ class Agent(nn.Module):
     hidden hands, ``observe_hidden``) or their CSR rows, never floats.
     """
 
-    def __init__(self, hidden: int, centralized_critic: bool, seed: int = 0):
+    def __init__(self, hidden: int, centralized_critic: bool, seed: int = 0, hand_features: bool = False):
         super().__init__()
         init_gen = torch.Generator().manual_seed(seed)  # no global RNG, even for the initial weights
         self.centralized_critic = centralized_critic
+        self.hand_features = bool(hand_features)  # the hand summary of train.features in the input
+        n_in = F.num_features(self.hand_features)
 
         def body(n_out, out_std):
             # ReLU: this CPU build of torch computes tanh ~25x slower, and it was a tenth of the time
@@ -40,15 +42,19 @@ class Agent(nn.Module):
             nn.init.orthogonal_(layers[-1].weight, out_std, generator=init_gen)
             return nn.Sequential(*layers)
 
-        self.actor_in = SparseLinear(F.NUM_FEATURES, hidden, generator=init_gen)
+        self.actor_in = SparseLinear(n_in, hidden, generator=init_gen)
         self.actor = body(A.NUM_ACTIONS, 0.01)
-        self.critic_in = SparseLinear(F.NUM_FEATURES, hidden, generator=init_gen)
+        self.critic_in = SparseLinear(n_in, hidden, generator=init_gen)
         if centralized_critic:  # the hidden hands add to the same first layer
             self.critic_hands = SparseLinear(O.HIDDEN_SIZE, hidden, generator=init_gen, bias=False)
         self.critic = body(1, 1.0)
 
     def actor_parameters(self):
         return [*self.actor_in.parameters(), *self.actor.parameters()]
+
+    def csr(self, obs):
+        """This network's input rows (``train.features.to_csr``) of int8 observations."""
+        return F.to_csr(_np(obs), self.hand_features)
 
     # CSR rows in (the trainer builds them once per batch) ------------------------------------
     def logits_csr(self, csr, mask):
@@ -63,10 +69,10 @@ class Agent(nn.Module):
 
     # int8 arrays in ----------------------------------------------------------------------------
     def logits(self, obs, mask):
-        return self.logits_csr(F.to_csr(_np(obs)), torch.as_tensor(mask))
+        return self.logits_csr(self.csr(obs), torch.as_tensor(mask))
 
     def value(self, obs, hidden):
-        return self.value_csr(F.to_csr(_np(obs)), int8_csr(_np(hidden)) if self.centralized_critic else None)
+        return self.value_csr(self.csr(obs), int8_csr(_np(hidden)) if self.centralized_critic else None)
 
     def act(self, obs, mask, generator=None):
         return sample(self.logits(obs, mask), generator)

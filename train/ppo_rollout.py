@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 import torch
 
-from train import features as F
 from train.ppo_agent import Agent, sample
 from train.sparse_linear import int8_csr
 from truque_env.engine import actions as A
@@ -124,7 +123,7 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
                 if cfg.centralized_critic:
                     O.observe_hidden_seats(env.states, seat_np, hidden_np)
                 o, h, mk = obs_np[li], hidden_np[li], mask_np[li]
-                csr = F.to_csr(o)
+                csr = agent.csr(o)
                 a, logp = sample(agent.logits_csr(csr, torch.from_numpy(mk)), gen)
                 v = agent.value_csr(csr, _hands(cfg, h)).numpy()
                 k = slice(m, m + li.size)
@@ -135,7 +134,7 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
                 m += li.size
             snap = fi[tables.bot[fi] == -2]
             if snap.size:
-                a, _ = sample(opponent.logits_csr(F.to_csr(obs_np[snap]), torch.from_numpy(mask_np[snap])), gen)
+                a, _ = sample(opponent.logits_csr(opponent.csr(obs_np[snap]), torch.from_numpy(mask_np[snap])), gen)
                 action[snap] = a.numpy()
             for j, bot in enumerate(bots):
                 bi = fi[tables.bot[fi] == j]
@@ -152,7 +151,7 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
     with torch.no_grad():
         for q in range(2 * cfg.team_size):
             O.observe_seats(env.states, env.hists, np.full(N, q, dtype=np.int64), o_q, h_q)
-            v = agent.value_csr(F.to_csr(o_q), _hands(cfg, h_q)).numpy()
+            v = agent.value_csr(agent.csr(o_q), _hands(cfg, h_q)).numpy()
             last_values[:, q] = _denorm(v, cfg, ret_stats)
     return Rollout(s_obs[:m], s_hidden[:m], s_mask[:m], s_action[:m], s_logp[:m], s_t[:m], s_i[:m],
                    b_value, b_seat, b_trained, b_rew, b_term, last_values)
@@ -176,7 +175,7 @@ class Sampler:
                              senas_per_mano=cfg.senas_per_mano, p_intercept=cfg.p_intercept, scale_rewards=True,
                              seed=cfg.seed)
         self.env.reset(table_seeds=np.int64(cfg.seed) * cfg.num_envs + first_table + np.arange(n, dtype=np.int64))
-        self.opponent = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed)
+        self.opponent = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed, hand_features=cfg.hand_features)
         bot_seed = cfg.seed if bot_seed is None else bot_seed
         self.bots = [load_policy(name, seed=bot_seed + j) for j, name in enumerate(cfg.bot_opponents)]
 
