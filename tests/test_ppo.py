@@ -324,3 +324,17 @@ def test_a_time_limit_stops_at_a_checkpoint_and_counts_over_resumes(tmp_path):
     assert load_checkpoint(tmp_path / "checkpoint.pt")["seconds"] == again.seconds
     with pytest.raises(ValueError, match="time_limit_minutes"):
         _tiny(tmp_path, time_limit_minutes=-1).validate()
+
+
+def test_bc_collection_command_writes_the_dataset_and_what_made_it(tmp_path):
+    import json
+
+    from train.bc import load_dataset
+    from train.bc import main as bc_main
+
+    out = tmp_path / "bc" / "random_1v1.npz"
+    bc_main(["--policy", "random", "--team-size", "1", "--decisions", "300", "--num-envs", "8", "--out", str(out)])
+    data = load_dataset(out)
+    assert data["action"].shape == (300,)
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["policy"] == "random" and meta["decisions"] == 300 and meta["seconds"] >= 0

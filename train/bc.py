@@ -11,6 +11,7 @@ checkpoint; the PPO trainer writes those).
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from torch import nn
 
 from truque_env.engine import actions as A
 from truque_env.engine import observation as O
-from truque_env.io import read_npz, write_npz_atomic
+from truque_env.io import read_npz, write_json_atomic, write_npz_atomic
 from truque_env.vector import VectorEnv
 
 
@@ -34,8 +35,9 @@ def collect(policy, team_size: int, decisions: int, num_envs: int = 256, seed: i
     out_obs = np.empty((decisions, O.OBS_SIZE), dtype=np.int8)
     out_mask = np.empty((decisions, A.NUM_ACTIONS), dtype=np.uint8)
     out_action = np.empty(decisions, dtype=np.int64)
-    n, t0 = 0, time.perf_counter()
+    n, t0, step = 0, time.perf_counter(), 0
     while n < decisions:
+        step += 1
         action = np.asarray(policy.act_batch(obs, mask), dtype=np.int64)
         keep = np.flatnonzero(mask.sum(axis=1) > 1)[: decisions - n]
         out_obs[n : n + keep.size] = obs[keep]
@@ -43,7 +45,7 @@ def collect(policy, team_size: int, decisions: int, num_envs: int = 256, seed: i
         out_action[n : n + keep.size] = action[keep]
         n += keep.size
         obs, mask, *_ = env.step(action)
-        if progress:
+        if progress and (n == decisions or step % 200 == 0):
             print(f"\r{n:,} decisions, {n / (time.perf_counter() - t0):,.0f}/s", end="", flush=True)
     if progress:
         print()
@@ -109,10 +111,16 @@ def main(argv=None):
     from agents.registry import load_policy
 
     cfg = tyro.cli(BCCollectConfig, args=argv)
+    t0 = time.perf_counter()
     data = collect(load_policy(cfg.policy, seed=cfg.seed), cfg.team_size, cfg.decisions, cfg.num_envs, cfg.seed,
                    progress=True)
+    seconds = time.perf_counter() - t0
     save_dataset(cfg.out, data)
-    print(f"wrote {cfg.out}")
+    # what made the dataset and how long it took (a training budget counts it), beside it
+    write_json_atomic(cfg.out.with_suffix(".json"), {
+        "policy": cfg.policy, "team_size": cfg.team_size, "decisions": cfg.decisions, "num_envs": cfg.num_envs,
+        "seed": cfg.seed, "seconds": round(seconds, 1), "sha256_action": hashlib.sha256(data["action"]).hexdigest()})
+    print(f"wrote {cfg.out} in {seconds / 60:.1f} min")
 
 
 if __name__ == "__main__":
