@@ -24,8 +24,7 @@ class PPOPolicy:
         self.path = Path(path)
         ckpt = load_checkpoint(self.path)
         cfg = ckpt["config"]
-        self.agent = Agent(int(cfg["hidden"]), bool(cfg["centralized_critic"]),
-                           hand_features=bool(cfg.get("hand_features", False)))  # absent before version 3
+        self.agent = Agent(int(cfg["hidden"]), bool(cfg["centralized_critic"]), hand_features=bool(cfg["hand_features"]))
         missing, unexpected = self.agent.load_state_dict(ckpt["model"], strict=False)
         if unexpected or any(k.startswith("actor") for k in missing):  # the critic may be left out (export)
             raise ValueError(f"{self.path}: the actor's weights do not fit this network")

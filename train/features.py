@@ -83,51 +83,74 @@ SCALE = _scales()
 
 
 @njit(cache=True)
+def _sort3(a, b, c):
+    """``a, b, c`` strongest first."""
+    if a < b:
+        a, b = b, a
+    if b < c:
+        b, c = c, b
+    if a < b:
+        a, b = b, a
+    return a, b, c
+
+
+@njit(cache=True)
 def _hand_summary(row, out):
     """The hand summary's nonzero columns (all ones) of one observation row into ``out``; how many."""
-    k = 0
-    dealt = np.empty(3, dtype=np.int64)
-    mine = np.empty(3, dtype=np.int64)
+    # my three cards (unplayed or played) and the poder de truque of the unplayed ones
+    d0 = d1 = d2 = -1
     nd = 0
+    p0 = p1 = p2 = 0
     nm = 0
     for c in range(40):
-        if row[O_HAND + c] != 0:
-            if nm < 3:
-                mine[nm] = c
-            nm += 1
-        if row[O_HAND + c] != 0 or row[O_PLAYED_BY + c] != 0:
-            if nd < 3:
-                dealt[nd] = c
+        held = row[O_HAND + c] != 0
+        if held or row[O_PLAYED_BY + c] != 0:
+            if nd == 0:
+                d0 = c
+            elif nd == 1:
+                d1 = c
+            elif nd == 2:
+                d2 = c
             nd += 1
+        if held:
+            if nm == 0:
+                p0 = TRUQUE_POWER[c]
+            elif nm == 1:
+                p1 = TRUQUE_POWER[c]
+            elif nm == 2:
+                p2 = TRUQUE_POWER[c]
+            nm += 1
     if nd != 3:
         return 0
+    k = 0
     out[k] = D_KNOWN
     k += 1
-    pares = pares_value_nb(dealt[0], dealt[1], dealt[2])
+    pares = pares_value_nb(d0, d1, d2)
     for t in range(31):
         if pares >= 2 * (t + 1):
             out[k] = D_PARES + t
             k += 1
-    flor = flor_value_nb(dealt[0], dealt[1], dealt[2])
+    flor = flor_value_nb(d0, d1, d2)
     if flor > 0:
         out[k] = D_FLOR
         k += 1
-        if is_reservada_nb(dealt[0], dealt[1], dealt[2]):
+        if is_reservada_nb(d0, d1, d2):
             out[k] = D_FLOR + 1
             k += 1
         for t in range(24):
             if flor >= 20 + 3 * t:
                 out[k] = D_FLOR_VALUE + t
                 k += 1
-    # my unplayed cards' powers, strongest first
-    p = np.zeros(3, dtype=np.int64)
-    for j in range(min(nm, 3)):
-        p[j] = TRUQUE_POWER[mine[j]]
-    p.sort()
-    for j in range(3):
-        if p[2 - j] > 0:
-            out[k] = D_POWER + 17 * j + p[2 - j] - 1
-            k += 1
+    p0, p1, p2 = _sort3(p0, p1, p2)  # strongest first; 0 is an empty slot
+    if p0 > 0:
+        out[k] = D_POWER + p0 - 1
+        k += 1
+    if p1 > 0:
+        out[k] = D_POWER + 17 + p1 - 1
+        k += 1
+    if p2 > 0:
+        out[k] = D_POWER + 34 + p2 - 1
+        k += 1
     # the strongest card on the table in this baza, and who holds it
     b = -1
     for j in range(3):
@@ -136,7 +159,7 @@ def _hand_summary(row, out):
     if b < 0:
         return k
     best = 0
-    held = 0  # bit 0: my team, bit 1: the rival team
+    holder = 0  # bit 0: my team, bit 1: the rival team
     for c in range(40):
         if row[O_PLAYED_IN + 40 * b + c] != 0:
             r = 0
@@ -147,33 +170,29 @@ def _hand_summary(row, out):
             side = 1 if r % 2 == 0 else 2
             if pw > best:
                 best = pw
-                held = side
+                holder = side
             elif pw == best:
-                held |= side
+                holder |= side
     if best == 0:
         return k
     out[k] = D_TABLE + best - 1
-    out[k + 1] = D_HOLDER + held - 1
-    beat = 0
-    tie = 0
-    for j in range(3):
-        if p[j] > best:
-            beat += 1
-        elif p[j] == best:
-            tie += 1
-    out[k + 2] = D_BEAT + beat
-    out[k + 3] = D_TIE + tie
+    out[k + 1] = D_HOLDER + holder - 1
+    out[k + 2] = D_BEAT + (p0 > best) + (p1 > best) + (p2 > best)
+    out[k + 3] = D_TIE + (p0 == best) + (p1 == best) + (p2 == best)
     return k + 4
 
 
 @njit(cache=True, parallel=True)
-def _count(obs, hand_features, counts):
+def _count(obs, summary, summary_n, counts):
+    """Nonzeros per row; with the hand summary (``summary`` has a row per observation) also
+    computes it, once, into ``summary`` / ``summary_n`` for ``_fill`` to copy."""
     n = obs.shape[0]
+    hand_features = summary.shape[0] == n
     for i in prange(n):
         c = 0
         if hand_features:
-            buf = np.empty(MAX_DERIVED, dtype=np.int64)
-            c += _hand_summary(obs[i], buf)
+            summary_n[i] = _hand_summary(obs[i], summary[i])
+            c += summary_n[i]
         for j in range(HISTORY_START):
             if obs[i, j] != 0:
                 c += 1
@@ -184,15 +203,14 @@ def _count(obs, hand_features, counts):
 
 
 @njit(cache=True, parallel=True)
-def _fill(obs, scale, hand_features, indptr, cols, vals):
+def _fill(obs, scale, summary, summary_n, indptr, cols, vals):
     n = obs.shape[0]
+    hand_features = summary.shape[0] == n
     for i in prange(n):
         k = indptr[i]
         if hand_features:
-            buf = np.empty(MAX_DERIVED, dtype=np.int64)
-            m = _hand_summary(obs[i], buf)
-            for j in range(m):
-                cols[k] = buf[j]
+            for j in range(summary_n[i]):
+                cols[k] = summary[i, j]
                 vals[k] = 1.0
                 k += 1
         for j in range(HISTORY_START):
@@ -217,9 +235,10 @@ def to_csr(obs: np.ndarray, hand_features: bool = False):
     obs = np.ascontiguousarray(obs)
     if obs.dtype != np.int8 or obs.ndim != 2 or obs.shape[1] != O.OBS_SIZE:
         raise ValueError(f"expected int8 observations of shape (n, {O.OBS_SIZE}), got {obs.dtype} {obs.shape}")
-    hand_features = bool(hand_features)
-    return build_csr(obs.shape[0], lambda counts: _count(obs, hand_features, counts),
-                     lambda indptr, cols, vals: _fill(obs, SCALE, hand_features, indptr, cols, vals))
+    n = obs.shape[0] if hand_features else 0  # no rows: no hand summary
+    summary, summary_n = np.empty((n, MAX_DERIVED), dtype=np.int64), np.empty(n, dtype=np.int64)
+    return build_csr(obs.shape[0], lambda counts: _count(obs, summary, summary_n, counts),
+                     lambda indptr, cols, vals: _fill(obs, SCALE, summary, summary_n, indptr, cols, vals))
 
 
 def dense(obs: np.ndarray, hand_features: bool = False) -> np.ndarray:

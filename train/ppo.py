@@ -281,7 +281,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
     t_start = time.perf_counter()
     ckpt_path = cfg.run_dir / "checkpoint.pt"
     np_rng = np.random.default_rng(cfg.seed)
-    agent = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed, hand_features=cfg.hand_features)
+    agent = Agent.from_config(cfg)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     run = RunState()
     ret_stats = (0.0, 1.0)  # running mean and variance of the returns (value normalisation)
@@ -314,8 +314,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         fit(agent, load_dataset(cfg.bc_dataset), epochs=cfg.bc_epochs, lr=cfg.bc_learning_rate, seed=cfg.seed)
     if not run.pool:
         run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
-    log = _Log(cfg, resumed=cfg.resume)
-    log.t0 -= run.seconds  # wall_seconds in the logs runs on over resumes
+    log = _Log(cfg, resumed=cfg.resume, seconds=run.seconds)
 
     T, N = cfg.num_steps, cfg.num_envs
     batch = T * N
@@ -427,7 +426,7 @@ class _Log:
     (``train.evaluate.play_match``); each full report is kept as ``run_dir/evals/<update>_<bot>.json``.
     """
 
-    def __init__(self, cfg: PPOConfig, resumed: bool):
+    def __init__(self, cfg: PPOConfig, resumed: bool, seconds: float = 0.0):
         self.cfg = cfg
         cfg.run_dir.mkdir(parents=True, exist_ok=True)
         self.lines = open(cfg.run_dir / "metrics.jsonl", "a" if resumed else "w")
@@ -436,7 +435,7 @@ class _Log:
             from torch.utils.tensorboard import SummaryWriter
 
             self.tb = SummaryWriter(str(cfg.run_dir / "tb"))
-        self.t0 = time.time()
+        self.t0 = time.time() - seconds  # wall_seconds runs on over resumes
 
     def scalars(self, run: RunState, values: dict) -> None:
         row = {"update": run.update, "decisions": run.decisions, "wall_seconds": time.time() - self.t0, **values}

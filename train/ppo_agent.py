@@ -49,6 +49,11 @@ class Agent(nn.Module):
             self.critic_hands = SparseLinear(O.HIDDEN_SIZE, hidden, generator=init_gen, bias=False)
         self.critic = body(1, 1.0)
 
+    @classmethod
+    def from_config(cls, cfg) -> Agent:
+        """The network a ``train.ppo.PPOConfig`` describes (the learner, its snapshots, the workers')."""
+        return cls(cfg.hidden, cfg.centralized_critic, seed=cfg.seed, hand_features=cfg.hand_features)
+
     def actor_parameters(self):
         return [*self.actor_in.parameters(), *self.actor.parameters()]
 

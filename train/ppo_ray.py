@@ -61,7 +61,7 @@ class Worker:
         seed = worker_seed(cfg.seed, index)
         self.sampler = Sampler(cfg, torch.Generator().manual_seed(seed), first_table=index * n, num_tables=n,
                                bot_seed=seed)
-        self.agent = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed, hand_features=cfg.hand_features)
+        self.agent = Agent.from_config(cfg)
 
     def ready(self) -> bool:
         return True

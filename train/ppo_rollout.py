@@ -175,7 +175,7 @@ class Sampler:
                              senas_per_mano=cfg.senas_per_mano, p_intercept=cfg.p_intercept, scale_rewards=True,
                              seed=cfg.seed)
         self.env.reset(table_seeds=np.int64(cfg.seed) * cfg.num_envs + first_table + np.arange(n, dtype=np.int64))
-        self.opponent = Agent(cfg.hidden, cfg.centralized_critic, seed=cfg.seed, hand_features=cfg.hand_features)
+        self.opponent = Agent.from_config(cfg)
         bot_seed = cfg.seed if bot_seed is None else bot_seed
         self.bots = [load_policy(name, seed=bot_seed + j) for j, name in enumerate(cfg.bot_opponents)]
 
