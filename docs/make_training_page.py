@@ -31,6 +31,7 @@ DEFAULTS = {
     "p_intercept": RESULTS / "senas_p_intercept.json",
     "bench": RESULTS / "bench_train.json",
     "bc": ROOT / "agents" / "checkpoints" / "ppo_moteno_3v3.bc.json",
+    "policy": ROOT / "agents" / "checkpoints" / "ppo_moteno_3v3.pt",
 }
 STAGES = [ROOT / "configs" / "ppo_moteno_3v3_strong.toml"]
 
@@ -175,9 +176,11 @@ def _analysis_rows(name: str, a: dict) -> str:
            f"{ci['kl_bits']['mean']:.3f} {_ci(ci['kl_bits']['bootstrap95'], False)} | {ci['tv']['mean']:.3f} |")
     if "senas_ablation" in a:
         ab = a["senas_ablation"]
-        row += f" {_pct(ab['win_rate_full'])} of {ab['juegos']:,} {_ci(ab['wilson95'])} |"
+        net = ab["net_chinas_per_mano_full"]
+        row += (f" {_pct(ab['win_rate_full'])} of {ab['juegos']:,} {_ci(ab['wilson95'])}, paired "
+                f"{_ci(ab['paired_bootstrap95'])} | {net['mean']:+.3f} {_ci(net['ci95'], False)} |")
     else:
-        row += " not measured |"
+        row += " not measured | |"
     return row
 
 
@@ -223,7 +226,10 @@ def _stage_lines(stages: list[Path], train_rows: list[dict], rel) -> list[str]:
             t0 = first[-1] if first else {"decisions": 0, "wall_seconds": 0.0, "update": 0}
             span = (f": {rows[-1]['decisions'] - t0['decisions']:,} decisions, {rows[-1]['update'] - t0['update']:,} "
                     f"updates, {(rows[-1]['wall_seconds'] - t0['wall_seconds']) / 60:.0f} min")
-        out.append(f"- stage {k} (`{rel(path)}`): {who}{span}.")
+        if len(stages) == 1:  # the page's "In all" line gives the one run's size and time
+            out.append(f"- `{rel(path)}`: {who}.")
+        else:
+            out.append(f"- stage {k} (`{rel(path)}`): {who}{span}.")
     return out
 
 
@@ -255,14 +261,20 @@ def build_page(paths: dict, out: Path) -> None:
                 "of each stage's config; each stage starts from the previous one's last checkpoint:"), ""]
     lines += _stage_lines(paths["stages"], train_rows, rel)
     bc = json.loads(paths["bc"].read_text()) if paths["bc"].exists() else None
-    total = f"{last['decisions']:,} decisions in {last['update']:,} updates, {last['wall_seconds'] / 60:.1f} min of wall time"
+    # the run's own clock (the time limit's) is kept in the exported policy; older exports have only the log
+    seconds = max(r["wall_seconds"] for r in rows)
+    if paths["policy"].exists():
+        from train.ppo import load_checkpoint
+
+        seconds = max(seconds, float(load_checkpoint(paths["policy"]).get("seconds", 0.0)))
+    total = f"{last['decisions']:,} decisions in {last['update']:,} updates, {seconds / 60:.1f} min of wall time"
     if bc is None:
         lines += ["", f"In all: {total} on 2 cores (the warm start and the in-loop evaluations included).", ""]
     else:
         lines += ["", f"In all: {total} on 2 cores (the warm start and the in-loop evaluations included), after the "
                   f"collection of the behaviour-cloning data ({bc['decisions']:,} decisions of the {bc['policy']} bot, "
                   f"{bc['seconds'] / 60:.1f} min, `{rel(paths['bc'])}`): "
-                  f"**{(last['wall_seconds'] + bc['seconds']) / 60:.1f} min** from nothing to the shipped bot.", ""]
+                  f"**{(seconds + bc['seconds']) / 60:.1f} min** from nothing to the shipped bot.", ""]
     lines += ["## Evaluation (duplicate deals)", ""]
     for key, title in (("eval_heuristic", "Against the heuristic bot"), ("eval_random", "Against the random bot")):
         if key in evals:
@@ -274,16 +286,41 @@ def build_page(paths: dict, out: Path) -> None:
               "teammate's seña on a player's action distribution, and the win rate of the full policy against itself "
               "with the señas channel cut (duplicate deals).", "",
               "| policy | señas made / chances | I(seña; hand) bits [95%] | influence KL bits [95%] | TV | "
-              "full vs señas cut: juegos won |", "|---|---|---|---|---|---|"]
+              "full vs señas cut: juegos won [95%] | full minus cut: chinas per mano [95%] |",
+              "|---|---|---|---|---|---|---|"]
     lines += [_analysis_rows(k, a) for k, a in analyses.items()] + [""]
     if paths["p_intercept"].exists():
         pi = json.loads(paths["p_intercept"].read_text())
-        lines += ["### What is signalled as interception grows", "", pi.get("description", ""), "",
-                  "| p_intercept | decisions trained | señas per chance | I(seña; hand) bits [95%] | influence KL bits |",
-                  "|---|---|---|---|---|"]
-        for r in pi["runs"]:
-            lines.append(f"| {r['p_intercept']} | {r['decisions']:,} | {r['senas_rate']:.3f} | "
-                         f"{r['mi_bits']:.3f} {_ci(r['mi_bootstrap95'], False)} | {r['influence_kl_bits']:.3f} |")
+        summary = pi.get("summary")
+        c = pi.get("config", {})
+        command = ("" if "seeds" not in c else
+                   f" Made by `python -m train.senas_experiment --init-from {c['init_from']} --config {c['config']} "
+                   f"--decisions {c['decisions']} --seeds {' '.join(map(str, c['seeds']))} --out {c['out']}`.")
+        if summary and max(r["seeds"] for r in summary) > 1:  # several runs per value: their mean and range
+            lines += ["### What is signalled as interception grows", "", pi.get("description", "")
+                      + " One run per seed at each value; the table gives the mean over seeds and [min, max]." + command, "",
+                      "| p_intercept | seeds | señas per chance | I(seña; hand) bits | influence KL bits |",
+                      "|---|---|---|---|---|"]
+            for r in summary:
+                lines.append(f"| {r['p_intercept']} | {r['seeds']} | "
+                             + " | ".join(f"{r[k]['mean']:.3f} [{r[k]['min']:.3f}, {r[k]['max']:.3f}]"
+                                          for k in ("senas_rate", "mi_bits", "influence_kl_bits")) + " |")
+            overlap = [k for k in ("senas_rate", "mi_bits", "influence_kl_bits")
+                       if max(r[k]["min"] for r in summary) <= min(r[k]["max"] for r in summary)]
+            if overlap:
+                lines += ["", "The ranges over seeds overlap at every value for "
+                          + ", ".join({"senas_rate": "señas per chance", "mi_bits": "I(seña; hand)",
+                                       "influence_kl_bits": "influence KL"}[k] for k in overlap)
+                          + ": at this budget the seed moves these more than p_intercept does."]
+        else:
+            lines += ["### What is signalled as interception grows", "", pi.get("description", "")
+                      + " One run per value: the spread between runs is not measured, so differences between rows "
+                      "within it are not effects of p_intercept." + command, "",
+                      "| p_intercept | decisions trained | señas per chance | I(seña; hand) bits [95%] | influence KL bits |",
+                      "|---|---|---|---|---|"]
+            for r in pi["runs"]:
+                lines.append(f"| {r['p_intercept']} | {r['decisions']:,} | {r['senas_rate']:.3f} | "
+                             f"{r['mi_bits']:.3f} {_ci(r['mi_bootstrap95'], False)} | {r['influence_kl_bits']:.3f} |")
         lines.append("")
     lines += ["## Falsos", "",
               "Bet rates by hand strength in self-play (`train/analysis.py`, `bet_frequencies`); a weak pares hand has "

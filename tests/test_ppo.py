@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
-from train.ppo import PPOConfig, _gae, load_checkpoint, train
+from train.ppo import PPOConfig, _gae, export_policy, load_checkpoint, train
 
 
 def _tiny(run_dir: Path, **kw) -> PPOConfig:
@@ -324,6 +326,27 @@ def test_a_time_limit_stops_at_a_checkpoint_and_counts_over_resumes(tmp_path):
     assert load_checkpoint(tmp_path / "checkpoint.pt")["seconds"] == again.seconds
     with pytest.raises(ValueError, match="time_limit_minutes"):
         _tiny(tmp_path, time_limit_minutes=-1).validate()
+
+
+def test_the_log_clock_is_the_time_limit_clock_from_the_warm_start(tmp_path, monkeypatch):
+    from train import bc
+    from train.bc import collect, save_dataset
+
+    save_dataset(tmp_path / "bc.npz", collect(_FirstLegal(), team_size=1, decisions=500, num_envs=8, seed=0))
+    slow_fit = bc.fit
+
+    def fit(*args, **kwargs):
+        time.sleep(0.5)  # a warm start that takes a while
+        return slow_fit(*args, **kwargs)
+
+    monkeypatch.setattr(bc, "fit", fit)
+    cfg = _tiny(tmp_path / "run", bc_dataset=tmp_path / "bc.npz", bc_epochs=1, total_decisions=256)
+    run = train(cfg)
+    rows = [json.loads(line) for line in (cfg.run_dir / "metrics.jsonl").read_text().splitlines()]
+    # the warm start is on the log's clock: the first row's time holds the sleep and the first update
+    assert rows[0]["wall_seconds"] >= 0.5 + rows[0]["perf/update_seconds"]
+    export_policy(cfg.run_dir / "checkpoint.pt", tmp_path / "policy.pt")
+    assert load_checkpoint(tmp_path / "policy.pt")["seconds"] == run.seconds
 
 
 def test_bc_collection_command_writes_the_dataset_and_what_made_it(tmp_path):

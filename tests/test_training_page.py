@@ -45,8 +45,39 @@ def test_p_intercept_experiment_reports_each_run(artifacts):
     assert [r["p_intercept"] for r in exp["runs"]] == [0.0, 0.5]
     for r in exp["runs"]:
         assert r["chances"] > 0 and 0.0 <= r["senas_rate"] <= 1.0 and r["influence_kl_bits"] >= 0.0
-        assert (tmp / "exp" / f"p{r['p_intercept']:g}" / "checkpoint.pt").exists()
+        assert (tmp / "exp" / f"p{r['p_intercept']:g}-seed0" / "checkpoint.pt").exists() and r["retrained"]
     assert json.loads((tmp / "senas_p_intercept.json").read_text())["runs"] == json.loads(json.dumps(exp["runs"]))
+    assert [(s["p_intercept"], s["seeds"]) for s in exp["summary"]] == [(0.0, 1), (0.5, 1)]
+
+
+def test_p_intercept_experiment_adds_seeds_without_retraining(artifacts):
+    from train.senas_experiment import SenasExperimentConfig
+    from train.senas_experiment import run as run_experiment
+
+    tmp, exp = artifacts
+    cfg = SenasExperimentConfig(init_from=tmp / "policy.pt", config=tmp / "tiny.toml", p_intercepts=(0.5,),
+                                decisions=256, manos=40, influence_decisions=50, run_dir=tmp / "exp", seeds=(0, 1),
+                                out=tmp / "more.json")
+    more = run_experiment(cfg)
+    again, new = more["runs"]
+    assert not again["retrained"] and new["retrained"] and new["ppo_seed"] == again["ppo_seed"] + 1
+    first = next(r for r in exp["runs"] if r["p_intercept"] == 0.5)
+    assert {k: v for k, v in again.items() if k != "retrained"} == {k: v for k, v in first.items() if k != "retrained"}
+    s = more["summary"][0]
+    assert s["seeds"] == 2 and s["mi_bits"]["min"] <= s["mi_bits"]["mean"] <= s["mi_bits"]["max"]
+    with pytest.raises(ValueError, match="seeds"):
+        run_experiment(SenasExperimentConfig(init_from=tmp / "policy.pt", config=tmp / "tiny.toml", seeds=(1, 1)))
+
+    import sys
+
+    sys.path.insert(0, str(ROOT / "docs"))
+    import make_training_page
+
+    out = tmp / "docs_seeds" / "training.md"
+    make_training_page.main(["--metrics", str(tmp / "run" / "metrics.jsonl"), "--p-intercept", str(tmp / "more.json"),
+                             "--analysis-ppo", str(tmp / "an_ppo.json"), "--policy", str(tmp / "policy.pt"),
+                             "--out", str(out)])
+    assert "| 0.5 | 2 | " in out.read_text()  # the mean and range over the two seeds
 
 
 def test_training_page_is_built_from_the_logs_and_results(artifacts):
@@ -60,8 +91,13 @@ def test_training_page_is_built_from_the_logs_and_results(artifacts):
     make_training_page.main(["--thin-log", str(tmp / "run" / "metrics.jsonl"), "--metrics", str(tmp / "m.jsonl"),
                              "--eval-heuristic", str(tmp / "ev_h.json"), "--eval-random", str(tmp / "ev_r.json"),
                              "--analysis-ppo", str(tmp / "an_ppo.json"), "--analysis-heuristic", str(tmp / "an_other.json"),
-                             "--p-intercept", str(tmp / "senas_p_intercept.json"), "--out", str(out)])
+                             "--p-intercept", str(tmp / "senas_p_intercept.json"), "--policy", str(tmp / "policy.pt"),
+                             "--out", str(out)])
     page = out.read_text()
+    from train.ppo import load_checkpoint
+
+    minutes = load_checkpoint(tmp / "policy.pt")["seconds"] / 60
+    assert f"{minutes:.1f} min of wall time" in page  # the run's own clock, from the exported policy
     for heading in ("## Evaluation", "## Learning curves", "## Señas", "## Falsos", "## Throughput",
                     "### What is signalled"):
         assert heading in page

@@ -240,7 +240,7 @@ def export_policy(checkpoint: Path, out: Path) -> None:
     actor = {k: v for k, v in ckpt["model"].items() if k.startswith("actor")}
     save_checkpoint(Path(out), {"format": "truque_env.ppo", "version": CHECKPOINT_VERSION, "kind": "policy",
                                 "config": ckpt["config"], "model": actor, "update": ckpt["update"],
-                                "decisions": ckpt["decisions"]})
+                                "decisions": ckpt["decisions"], "seconds": ckpt.get("seconds", 0.0)})
 
 
 # ------------------------------------------------------------------------------------------
@@ -314,7 +314,8 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         fit(agent, load_dataset(cfg.bc_dataset), epochs=cfg.bc_epochs, lr=cfg.bc_learning_rate, seed=cfg.seed)
     if not run.pool:
         run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
-    log = _Log(cfg, resumed=cfg.resume, seconds=run.seconds)
+    # the log's clock is the time limit's: it has run since t_start (the warm start included)
+    log = _Log(cfg, resumed=cfg.resume, seconds=run.seconds + time.perf_counter() - t_start)
 
     T, N = cfg.num_steps, cfg.num_envs
     batch = T * N
