@@ -184,6 +184,38 @@ def _analysis_rows(name: str, a: dict) -> str:
     return row
 
 
+def _p_intercept_section(pi: dict) -> list[str]:
+    """The p_intercept experiment (``train.senas_experiment``): mean and range over seeds when there are
+    several, else one row per run."""
+    from train.senas_experiment import MEASURES
+
+    c = pi.get("config", {})
+    command = ("" if "seeds" not in c else
+               f" Made by `python -m train.senas_experiment --init-from {c['init_from']} --config {c['config']} "
+               f"--decisions {c['decisions']} --seeds {' '.join(map(str, c['seeds']))} --out {c['out']}`.")
+    summary = pi.get("summary")
+    several = bool(summary) and max(r["seeds"] for r in summary) > 1
+    caveat = (" One run per seed at each value; the table gives the mean over seeds and [min, max]." if several else
+              " One run per value: the spread between runs is not measured, so differences between rows within it "
+              "are not effects of p_intercept.")
+    lines = ["### What is signalled as interception grows", "", pi.get("description", "") + caveat + command, ""]
+    if several:
+        lines += ["| p_intercept | seeds | " + " | ".join(MEASURES.values()) + " |", "|---|---|---|---|---|"]
+        lines += [f"| {r['p_intercept']} | {r['seeds']} | "
+                  + " | ".join(f"{r[k]['mean']:.3f} [{r[k]['min']:.3f}, {r[k]['max']:.3f}]" for k in MEASURES) + " |"
+                  for r in summary]
+        overlap = [label for k, label in MEASURES.items()
+                   if max(r[k]["min"] for r in summary) <= min(r[k]["max"] for r in summary)]
+        if overlap:
+            lines += ["", f"The ranges over seeds overlap at every value for {', '.join(overlap)}: at this budget "
+                      "the seed moves these more than p_intercept does."]
+        return lines
+    lines += ["| p_intercept | decisions trained | señas per chance | I(seña; hand) bits [95%] | influence KL bits |",
+              "|---|---|---|---|---|"]
+    return lines + [f"| {r['p_intercept']} | {r['decisions']:,} | {r['senas_rate']:.3f} | {r['mi_bits']:.3f} "
+                    f"{_ci(r['mi_bootstrap95'], False)} | {r['influence_kl_bits']:.3f} |" for r in pi["runs"]]
+
+
 def _bets_table(analyses: dict) -> list[str]:
     lines = []
     for kind in ("pares", "truco"):
@@ -290,38 +322,7 @@ def build_page(paths: dict, out: Path) -> None:
               "|---|---|---|---|---|---|---|"]
     lines += [_analysis_rows(k, a) for k, a in analyses.items()] + [""]
     if paths["p_intercept"].exists():
-        pi = json.loads(paths["p_intercept"].read_text())
-        summary = pi.get("summary")
-        c = pi.get("config", {})
-        command = ("" if "seeds" not in c else
-                   f" Made by `python -m train.senas_experiment --init-from {c['init_from']} --config {c['config']} "
-                   f"--decisions {c['decisions']} --seeds {' '.join(map(str, c['seeds']))} --out {c['out']}`.")
-        if summary and max(r["seeds"] for r in summary) > 1:  # several runs per value: their mean and range
-            lines += ["### What is signalled as interception grows", "", pi.get("description", "")
-                      + " One run per seed at each value; the table gives the mean over seeds and [min, max]." + command, "",
-                      "| p_intercept | seeds | señas per chance | I(seña; hand) bits | influence KL bits |",
-                      "|---|---|---|---|---|"]
-            for r in summary:
-                lines.append(f"| {r['p_intercept']} | {r['seeds']} | "
-                             + " | ".join(f"{r[k]['mean']:.3f} [{r[k]['min']:.3f}, {r[k]['max']:.3f}]"
-                                          for k in ("senas_rate", "mi_bits", "influence_kl_bits")) + " |")
-            overlap = [k for k in ("senas_rate", "mi_bits", "influence_kl_bits")
-                       if max(r[k]["min"] for r in summary) <= min(r[k]["max"] for r in summary)]
-            if overlap:
-                lines += ["", "The ranges over seeds overlap at every value for "
-                          + ", ".join({"senas_rate": "señas per chance", "mi_bits": "I(seña; hand)",
-                                       "influence_kl_bits": "influence KL"}[k] for k in overlap)
-                          + ": at this budget the seed moves these more than p_intercept does."]
-        else:
-            lines += ["### What is signalled as interception grows", "", pi.get("description", "")
-                      + " One run per value: the spread between runs is not measured, so differences between rows "
-                      "within it are not effects of p_intercept." + command, "",
-                      "| p_intercept | decisions trained | señas per chance | I(seña; hand) bits [95%] | influence KL bits |",
-                      "|---|---|---|---|---|"]
-            for r in pi["runs"]:
-                lines.append(f"| {r['p_intercept']} | {r['decisions']:,} | {r['senas_rate']:.3f} | "
-                             f"{r['mi_bits']:.3f} {_ci(r['mi_bootstrap95'], False)} | {r['influence_kl_bits']:.3f} |")
-        lines.append("")
+        lines += _p_intercept_section(json.loads(paths["p_intercept"].read_text())) + [""]
     lines += ["## Falsos", "",
               "Bet rates by hand strength in self-play (`train/analysis.py`, `bet_frequencies`); a weak pares hand has "
               "valor < 20, a weak truco hand no unplayed card as good as a tres and no baza won.", "",

@@ -29,6 +29,9 @@ import numpy as np
 
 from truque_env.io import write_json_atomic
 
+MEASURES = {"senas_rate": "señas per chance", "mi_bits": "I(seña; hand) bits", "influence_kl_bits": "influence KL bits"}
+"""what each run reports and ``summary`` aggregates over seeds, with the label the training page prints"""
+
 
 @dataclass
 class SenasExperimentConfig:
@@ -70,7 +73,7 @@ def run(cfg: SenasExperimentConfig) -> dict:
         summary.append({"p_intercept": p, "seeds": len(mine),
                         **{k: {"mean": float(np.mean([r[k] for r in mine])), "min": min(r[k] for r in mine),
                                "max": max(r[k] for r in mine)}
-                           for k in ("senas_rate", "mi_bits", "influence_kl_bits")}})
+                           for k in MEASURES}})
     ppo = _ppo_config(cfg, cfg.p_intercepts[0], cfg.seeds[0])
     rivals = (f"the config's bots at {ppo.p_bot:.0%} of tables, " if ppo.p_bot else "") + \
         f"itself at {ppo.p_latest:.0%}, past snapshots at the rest"
