@@ -4,29 +4,23 @@
 returns a fresh table with the common scripted API (see docs/engine.md and tests/reference):
 ``deal(hands, dealer, scores)``, ``to_act``, ``legal()``, ``act(name)``, ``done``, ``result()``,
 ``scores``.
+
+Both implementations are imported outright: one that fails to import is a collection error that
+fails the run, never a parameter quietly dropped (a scripted test that ran on one implementation
+alone would pass with the other broken or gone).
 """
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
+from tests.reference.moteno_ref import RefTable
+from truque_env.table import Table
 
-def _implementations():
-    impls = []
-    for label, module, attr in (
-        ("engine", "truque_env.table", "Table"),
-        ("reference", "tests.reference.moteno_ref", "RefTable"),
-    ):
-        try:
-            impls.append(pytest.param(getattr(importlib.import_module(module), attr), id=label))
-        except (ImportError, AttributeError):
-            continue
-    return impls
+IMPLEMENTATIONS = {"engine": Table, "reference": RefTable}
 
 
-@pytest.fixture(params=_implementations())
+@pytest.fixture(params=list(IMPLEMENTATIONS.values()), ids=list(IMPLEMENTATIONS))
 def table_factory(request):
     cls = request.param
 
@@ -34,3 +28,12 @@ def table_factory(request):
         return cls(**kwargs)
 
     return make
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the branches the differential test reached (tests/differential.py)."""
+    from tests.differential import COVERAGE, format_coverage
+
+    if COVERAGE:
+        terminalreporter.write_sep("-", "differential: branches reached (engine and reference agree on all)")
+        terminalreporter.write_line(format_coverage(COVERAGE))

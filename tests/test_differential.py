@@ -1,61 +1,53 @@
-"""Differential test: the numba engine and the plain-Python reference agree under random play.
+"""Differential test: the numba engine and the plain-Python reference agree on steered random play.
 
-Same seeds, same random legal choices: identical legal sets (as action ids), player to act,
-señas seen, chinas by source, scores and juegos, for every team size, over whole partidas.
+The driver (tests/differential.py) plays partida after partida on both implementations with the
+same seeds, deals and actions, steering play to the rare branches (styles that bet, revoke, sing,
+refuse and go a baraja; deals with flores, reservadas and mirrored hands; scores near the target
+and al cantar). They must agree at every decision and after every mano. CI compares 10⁴ manos per
+team size, the slow run 10⁵; the branches reached are printed at the end of the pytest run.
 """
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from tests.reference.moteno_ref import RefTable
-from truque_env import Table
+from tests import differential as D
+
+LINES_18_2 = "abcdefghijklmnopqrstuv"  # Art. 18.2: every line of the table of chinas won
+PHASES = ("BLIND", "ANSWER", "CANTE", "PLAY", "FLOR_ROUND", "FLOR_ENVITE", "RESERVADA")
 
 
-def _play(team_size, seed, manos, senas=1, p=0.1, target=30):
-    eng = Table(team_size=team_size, seed=seed, senas_per_mano=senas, p_intercept=p, target=target)
-    ref = RefTable(team_size=team_size, seed=seed, senas_per_mano=senas, p_intercept=p, target=target)
-    rng = random.Random(seed * 7 + team_size)
-    decisions = 0
-    for m in range(manos):
-        if eng.partida_over:
-            assert ref.partida_over
-            break
-        eng.deal()
-        ref.deal()
-        assert eng.hands == ref.hands, f"mano {m}: deal differs"
-        assert (eng.dealer, eng.mano) == (ref.dealer, ref.mano)
-        while True:
-            assert eng.done == ref.done, f"mano {m} step {decisions}: done differs"
-            if eng.done:
-                break
-            where = f"mano {m} decision {decisions}\n{eng.render()}"
-            assert eng.to_act == ref.to_act, where
-            legal = eng.legal_ids()
-            assert legal == ref.legal_ids(), where + f"\nengine {eng.legal()}\nreference {ref.legal()}"
-            a = rng.choice(legal)
-            eng.act(a)
-            ref.act(a)
-            decisions += 1
-        assert eng.result() == ref.result(), f"mano {m}\n{eng.render()}"
-        assert eng.scores == ref.scores and eng.juegos == ref.juegos
-        assert eng.senas_log == ref.senas_log, f"mano {m}"
-    return decisions
+def _assert_reached(tally, keys):
+    missing = [" / ".join(k) for k in keys if tally[k] == 0]
+    assert not missing, f"the differential never reached: {', '.join(missing)}"
 
 
 @pytest.mark.parametrize("team_size", [1, 2, 3, 4])
-def test_engine_matches_reference_short(team_size):
-    for seed in range(12):
-        _play(team_size, seed, manos=15)
-    # al cantar and short juegos come up more often with a small target
-    for seed in range(12, 20):
-        _play(team_size, seed, manos=15, target=5, p=0.5)
+def test_engine_matches_reference(team_size):
+    tally = D.run(team_size, 10_000)
+    assert tally["start", "manos compared"] >= 10_000
+    _assert_reached(tally, [("18.2", line) for line in LINES_18_2])
+    _assert_reached(tally, [("phase", p) for p in PHASES if p != "RESERVADA"])
+    _assert_reached(tally, [("rule", "16.5 three pardas: por la mano"), ("rule", "14.10 completion round turn"),
+                            ("rule", "8.4 the team al cantar wins the cante"), ("rule", "12.8 de la mía"),
+                            ("rule", "11.10 both teams sang, no envite"), ("rule", "18.1 a juego won")])
+    for kind in ("pares", "pares a ciegas", "truco", "truco a ciegas", "flores", "pares revoke right"):
+        _assert_reached(tally, [("exchange", kind, o) for o in ("quiero", "no quiero", "raise")])
+    _assert_reached(tally, [("exchange", "falta a ciegas with cards", o)
+                            for o in ("quiero", "no quiero", "con flor quiero", "con flor no quiero")])
+
+
+@pytest.mark.parametrize("team_size", [1, 4])
+def test_engine_matches_reference_through_table_act(team_size):
+    """The same agreement through ``Table.act`` (its legality check and log), on fewer manos."""
+    tally = D.run(team_size, 500, first_seed=50_000, via_table=True)
+    assert tally["start", "manos compared"] >= 500
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("team_size", [1, 2, 3, 4])
 def test_engine_matches_reference_long(team_size):
-    for seed in range(100, 400):
-        _play(team_size, seed, manos=40, target=(30 if seed % 2 else 6), senas=seed % 3 if team_size < 4 else seed % 3 % 3)
+    tally = D.run(team_size, 100_000, first_seed=1_000_000)
+    _assert_reached(tally, [("18.2", line) for line in LINES_18_2])
+    _assert_reached(tally, [("phase", p) for p in PHASES])
+    _assert_reached(tally, [("rule", "12.13 reservada sung against A's flores")])

@@ -287,6 +287,11 @@ def _nominal(a: int) -> float:
     return {TRUCO: 3, RETRUCO: 6, PANUEVE: 9}[a]
 
 
+def _outcome(standing: int) -> str:
+    """The words an exchange ended on, for the branch tally: luego, no quiero, quiero or a raise."""
+    return {LUEGO: "luego", NO_QUIERO: "no quiero", QUIERO: "quiero"}.get(standing, "raise")
+
+
 def _answer_rank(a: int) -> tuple[int, float]:
     """Order of answers (ruling 4, 17.8): luego < no quiero < quiero < raises by size."""
     if a == LUEGO:
@@ -336,6 +341,7 @@ class RefTable:
         senas_per_mano: int = 1,
         p_intercept: float = 0.1,
         seed: int = 0,
+        branches=None,
     ):
         if variant != "moteno":
             raise ValueError(f"unknown variant {variant!r}: the reference implements only 'moteno'")
@@ -374,6 +380,14 @@ class RefTable:
         self._phase = "DONE"
         self.hands: list[list[int]] = []
         self.senas_log: list[tuple[int, int, int]] = []
+        # a Counter (or None): the branches this table reaches, by key (see _hit); the
+        # differential test reads it to show which rules its random play exercised
+        self.branches = branches
+
+    def _hit(self, *key) -> None:
+        """Tally one branch: ("phase", name), ("exchange", kind, outcome), ("18.2", line), ..."""
+        if self.branches is not None:
+            self.branches[key] += 1
 
     # ---------------------------------------------------------------- the generator
     def _next(self) -> int:
@@ -581,6 +595,7 @@ class RefTable:
             if self._can_sena(seat):
                 opts.update(range(SENA_BASE, SENA_BASE + NUM_SENAS))
             self._phase = phase
+            self._hit("phase", phase)
             a = yield (seat, sorted(opts), phase)
             if _is_sena(a):
                 self._do_sena(seat, a - SENA_BASE)
@@ -707,10 +722,13 @@ class RefTable:
                 opts.append(FLOR)
             a = yield from self._ask(seat, opts, "CANTE")
             if a == FLOR:  # 8.3: the first flor annuls the cante
+                self._hit("rule", "8.3 flor in the cante")
                 yield from self._flor_round(seat)
                 return False
         w = self._best_pares_seat()
         self._cante_winner = w % 2  # 18.2 f: one china
+        if self._al_cantar[w % 2]:
+            self._hit("rule", "8.4 the team al cantar wins the cante")
         return self._al_cantar[w % 2]
 
     # ---------------------------------------------------------------- ANSWER
@@ -767,6 +785,8 @@ class RefTable:
                 if a != PASO:
                     standing, giver = a, seat
             standing_init = None
+            self._hit("exchange", bet.kind + (" a ciegas" if not self._visible else "")
+                      + (" revoke right" if revoke_right else ""), _outcome(standing))
             if standing == LUEGO:
                 bet.status = "pending"  # luego te lo digo (7.2, 15.2)
                 break
@@ -819,6 +839,8 @@ class RefTable:
             if a in (CON_FLOR_QUIERO, CON_FLOR_NO_QUIERO):
                 sang.append(seat)
         self._falta_b_sang = sang
+        self._hit("exchange", "falta a ciegas with cards",
+                  ("con flor " if sang else "") + ("quiero" if accepted else "no quiero"))
         if not accepted and not sang:  # an ordinary refused envite (18.2 a, c)
             bet.status = "refused"
         else:  # A's flores van cantadas (12.3); no flor, no envite later
@@ -859,30 +881,40 @@ class RefTable:
             teams = {s % 2 for s in table}
             if not table:
                 pares[self._best_pares_seat() % 2] += falta  # e
+                self._hit("18.2", "e")
             elif len(teams) == 1:
                 flores[teams.pop()] += 3 * len(table)  # q
+                self._hit("18.2", "q")
             else:
                 flores[self._best_flor_seat(table) % 2] += 3 * len(table) + falta  # r
+                self._hit("18.2", "r")
         elif mode == "quiero":  # 18.2 d, p; 12.13
             if not flores_a:
                 pares[self._best_pares_seat() % 2] += falta  # d
+                self._hit("18.2", "d")
             elif not self._reservada_sang:
                 flores[a] += 3 * len(flores_a)  # p
+                self._hit("18.2", "p")
             else:
                 table = flores_a + self._reservada_sang
                 flores[self._best_flor_seat(table) % 2] += 3 * len(table) + falta  # 12.13
+                self._hit("rule", "12.13 reservada sung against A's flores")
         elif mode == "con_flor_quiero":  # 18.2 m, o
             if not flores_a:
                 flores[b] += 3 * len(b_sang)  # o
+                self._hit("18.2", "o")
             else:
                 table = flores_a + b_sang
                 flores[self._best_flor_seat(table) % 2] += 3 * len(table) + falta  # m
+                self._hit("18.2", "m")
         elif mode == "con_flor_no_quiero":  # 18.2 l, n
             declared = [s for s in self._de_la_mia if not self._gone[s]]
             if declared:
                 flores[a] += 3 * len(declared) + 1  # l
+                self._hit("18.2", "l")
             else:
                 flores[b] += 3 * len(b_sang)  # n
+                self._hit("18.2", "n")
         return pares, flores
 
     # ---------------------------------------------------------------- flores
@@ -978,12 +1010,14 @@ class RefTable:
                 cards.append((seat, card))
                 return False
             if a == PASO:  # completion round: leave the cards on the table (14.10)
+                self._hit("rule", "14.10 completion round turn")
                 return False
             if a == FLOR:
                 yield from self._flor_round(seat)
                 continue
             if a == DE_LA_MIA:  # 12.8, 12.9: then his turn goes on
                 self._de_la_mia.append(seat)
+                self._hit("rule", "12.8 de la mía")
                 continue
             if _is_pares_envio(a) or a == FALTA:
                 self._bet_pares[seat] = True  # 10.10
@@ -1010,10 +1044,13 @@ class RefTable:
                 team = seat % 2
                 if not any(self._in_truque(s) for s in range(self.n) if s % 2 == team):  # 13.14
                     self._truque_winner = 1 - team
+                    self._hit("rule", "13.14 a team goes a baraja")
                     return True
+                self._hit("rule", "13.14 one player goes a baraja")
                 return False
             if a == NO_VALE:
                 self._novale[seat] = True
+                self._hit("rule", "13.16 la mía no vale")
                 return False
             raise AssertionError(f"unhandled action {a}")  # pragma: no cover
 
@@ -1032,6 +1069,7 @@ class RefTable:
                 return
             result, winner = self._resolve_baza(cards)
             self._bazas.append({"cards": cards, "result": result, "winner": winner})
+            self._hit("baza", f"{baza + 1}: " + ("parda" if result == PARDA else "won"))
             decided = self._truque_decided()
             if decided is not None:
                 self._truque_winner = decided
@@ -1073,6 +1111,7 @@ class RefTable:
         if r3 != PARDA:
             return r3
         third = self._bazas[2]["cards"]
+        self._hit("rule", "16.5 three pardas: por la mano")
         if not third:
             return self.mano % 2  # R9
         top = max(truque_power(c) for _, c in third)
@@ -1097,13 +1136,16 @@ class RefTable:
         elif not self._flor_round_done:  # a flor annuls the pares (6.8, 10.5)
             if self._cante_winner is not None:
                 pares[self._cante_winner] += 1  # 18.2 f
+                self._hit("18.2", "f")
             pb = self._pares_bet
             if pb is not None and pb.status == "accepted":  # 6.20, 6.22, 18.2 b
                 w = self._best_pares_seat()
                 pares[w % 2] += int(min(pb.stake, falta))
+                self._hit("18.2", "b")
             elif pb is not None and pb.status == "refused":  # 6.18, 6.19, 18.2 a, c
                 pay = 1 if pb.prev is None else pb.prev
                 pares[pb.raiser % 2] += int(min(pay, falta))
+                self._hit("18.2", "a" if pb.prev is None else "c")
         singers = [s for s in self._singers if not self._gone[s]]  # 13.15
         if singers and self._falta_mode is None:
             count = [sum(1 for s in singers if s % 2 == t) for t in (0, 1)]
@@ -1111,23 +1153,37 @@ class RefTable:
             if fb is None:
                 if count[0] and count[1]:  # both sang, no envite (11.10)
                     t = self._best_flor_seat(singers) % 2
+                    self._hit("rule", "11.10 both teams sang, no envite")
+                    self._hit("18.2", "i")
                 else:  # only one team sang (18.2 g)
                     t = 0 if count[0] else 1
+                    self._hit("18.2", "g")
                 flores[t] += 3 * count[t]
             elif fb.status == "refused":
                 t = fb.raiser % 2
                 if fb.prev is None:  # 11.5, 18.2 h: tres de ella y una de derribe
                     flores[t] += 3 * count[t] + 1
+                    self._hit("18.2", "h")
+                    self._hit("18.2", "i")  # the refusing team's flores are derribadas
                 else:  # 11.9, 18.2 k (R12: capped at the falta)
                     flores[t] += 3 * (count[0] + count[1]) + int(min(fb.prev, falta))
+                    self._hit("18.2", "k")
             elif fb.status == "accepted":  # 11.7, 11.8, 18.2 j
                 t = self._best_flor_seat(singers) % 2
                 flores[t] += 3 * (count[0] + count[1]) + int(min(fb.stake, falta))
+                self._hit("18.2", "j")
+                if count[1 - t]:
+                    self._hit("18.2", "i")  # the loser's flores are vencidas
         if self._truque_refused is not None:  # 14.14, 18.2 s-u
             t, pay = self._truque_refused
             truque[t] += pay
+            self._hit("18.2", {1: "s", 3: "t", 6: "u"}[pay])
         elif self._truque_winner is not None:  # 13.13, 18.2 v
             truque[self._truque_winner] += self._truco_level if self._truco_level else 1
+            if self._truco_level:
+                self._hit("18.2", "v")
+            else:
+                self._hit("rule", "13.13 truque without a challenge")
         self._result = {"pares": tuple(pares), "flores": tuple(flores), "truque": tuple(truque)}
         # the score, source by source, pares-flores first (17.3); the target ends the juego at once
         for source in (pares, flores, truque):
@@ -1136,6 +1192,7 @@ class RefTable:
                     continue
                 self._scores[t] += source[t]
                 if self._scores[t] >= self.target:
+                    self._hit("rule", "18.1 a juego won")
                     self._juegos[t] += 1
                     self._scores = [0, 0]
                     self._juego_over = True
