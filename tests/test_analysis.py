@@ -273,6 +273,17 @@ def test_plot_is_a_png(tmp_path, heuristic_bets):
         AN.plot_bet_frequencies({}, tmp_path / "x.png")
 
 
+def test_plot_bins_with_no_bets_or_all_bets(tmp_path):
+    """wilson(0, 3) once had a lower bound of +1e-17 (and wilson(n, n) an upper bound below 1),
+    which handed matplotlib a negative error bar."""
+    def rows(*counts):
+        return {"by_bin": [{"bin": f"bin {i}", "bet": {"count": k, "of": n}} for i, (k, n) in enumerate(counts)]}
+
+    result = {"pares": rows((0, 3), (3, 3), (0, 0), (1, 7)), "truco": rows((12, 12), (0, 6), (2, 5))}
+    path = AN.plot_bet_frequencies({"edges": result}, tmp_path / "edges.png")
+    assert path.read_bytes()[:8] == PNG_MAGIC
+
+
 def test_cli_writes_json_and_plot_reproducibly(tmp_path):
     args = ["--policy", "random", "--team-size", "2", "--manos", "30", "--juegos", "2", "--bootstrap", "100",
             "--influence-decisions", "50", "--num-envs", "8", "--compare", "random"]

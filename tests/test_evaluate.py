@@ -9,7 +9,15 @@ import pytest
 
 from agents.base import RandomPolicy
 from agents.registry import known_policies, load_policy
-from train.evaluate import DuplicateMatch, _shadow_step, play_match, wilson
+from train.evaluate import (
+    Z95,
+    DuplicateMatch,
+    _shadow_step,
+    bootstrap_ratio_ci,
+    play_match,
+    ratio_ci,
+    wilson,
+)
 from train.league import bradley_terry, run_league
 from truque_env.cards import card_id
 from truque_env.engine import actions as A
@@ -217,13 +225,80 @@ def test_league_writes_matrix_and_heatmap(tmp_path):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
 
 
-def test_bradley_terry_and_wilson():
+def test_bradley_terry():
     p = bradley_terry(np.array([[0, 30, 40], [10, 0, 25], [5, 15, 0]]))
     assert p[0] > p[1] > p[2] and abs(np.log(p).mean()) < 1e-9
     assert np.isfinite(bradley_terry(np.array([[0, 10], [0, 0]]))).all()  # undefeated: still finite
-    lo, hi = wilson(0, 10)
-    assert lo == 0 and 0.2 < hi < 0.35
+
+
+@pytest.mark.parametrize("k, n, lo, hi", [
+    # Newcombe (1998), "Two-sided confidence intervals for the single proportion: comparison of
+    # seven methods", Statistics in Medicine 17:857-872, Table II, method 3 (score, no correction)
+    (81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718),
+])
+def test_wilson_matches_newcombe_1998(k, n, lo, hi):
+    got = wilson(k, n)
+    assert got == pytest.approx((lo, hi), abs=5e-5)
+
+
+def test_wilson_matches_scipy_on_a_grid():
+    """scipy's independent implementation (binomtest(...).proportion_ci(method="wilson"))."""
+    from scipy.stats import binomtest
+
+    for n in (1, 2, 3, 5, 10, 37, 100, 1000, 2000, 10_000):
+        for k in sorted({0, 1, n // 7, n // 3, n // 2, n - 1, n}):
+            ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+            assert wilson(k, n) == pytest.approx((ci.low, ci.high), abs=1e-12), (k, n)
+
+
+def test_wilson_edges_are_exact_and_the_interval_holds_the_rate():
     assert wilson(0, 0) is None
+    for n in range(1, 2001):
+        assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0  # not 1e-17 nor 1 - 1e-16
+        for k in (0, n // 2, n):
+            lo, hi = wilson(k, n)
+            assert 0.0 <= lo <= k / n <= hi <= 1.0
+    lo, hi = wilson(0.5, 1)  # a tie counted as half a win
+    assert 0.0 < lo < 0.5 < hi < 1.0
+    for k, n in ((3, 2), (-1, 5), (1, -1)):
+        with pytest.raises(ValueError, match="0 <= k <= n"):
+            wilson(k, n)
+
+
+def test_wilson_covers_95_percent():
+    """Coverage by simulation: a halved (or doubled) variance would cover about 83% (99%)."""
+    rng = np.random.default_rng(0)
+    for p, n in ((0.3, 50), (0.55, 400), (0.9, 120)):
+        ks = rng.binomial(n, p, size=4000)
+        cover = np.mean([lo <= p <= hi for lo, hi in (wilson(k, n) for k in ks)])
+        assert 0.935 <= cover <= 0.965, (p, n, cover)
+
+
+def test_ratio_ci_is_the_cluster_standard_error():
+    """With one trial per cluster the ratio estimator is the mean and its CI mean +- z s/sqrt(m);
+    with clusters of two trials each, the same on the per-cluster rates."""
+    rng = np.random.default_rng(1)
+    x = rng.binomial(1, 0.6, size=500).astype(float)
+    r, (lo, hi) = ratio_ci(x, np.ones_like(x))
+    se = x.std(ddof=1) / np.sqrt(x.size)
+    assert r == pytest.approx(x.mean()) and (lo, hi) == pytest.approx((x.mean() - Z95 * se, x.mean() + Z95 * se))
+    k = rng.binomial(2, 0.6, size=500).astype(float)
+    r, (lo, hi) = ratio_ci(k, np.full_like(k, 2.0))
+    se = (k / 2).std(ddof=1) / np.sqrt(k.size)
+    assert (lo, hi) == pytest.approx((r - Z95 * se, r + Z95 * se))
+    assert ratio_ci(np.zeros(3), np.zeros(3))[1] is None and ratio_ci(np.ones(1), np.ones(1))[1] is None
+
+
+def test_bootstrap_ratio_ci_covers_95_percent():
+    rng = np.random.default_rng(2)
+    hits = 0
+    for _ in range(300):
+        den = rng.integers(1, 4, size=80).astype(float)
+        num = rng.binomial(den.astype(int), 0.4).astype(float)
+        lo, hi = bootstrap_ratio_ci(num, den, rng, reps=400)
+        hits += lo <= 0.4 <= hi
+    assert 0.90 <= hits / 300 <= 0.985
+    assert bootstrap_ratio_ci(np.ones(1), np.ones(1), rng) is None
 
 
 def test_registry():
@@ -231,12 +306,12 @@ def test_registry():
     assert isinstance(load_policy("random", seed=1), RandomPolicy)
     with pytest.raises(ValueError, match="known policies: .*random"):
         load_policy("no-such-bot")
-    try:
-        bot = load_policy("heuristic", seed=0)
-    except ValueError as e:  # agents/heuristic.py not there yet
-        assert "heuristic" in str(e)
-    else:
-        assert hasattr(bot, "act")
+    assert set(known_policies()) >= {"random", "heuristic", "heuristic_sin_senas", "ppo", "cfr"}
+    from agents.heuristic import HeuristicPolicy
+
+    bot = load_policy("heuristic", seed=0)  # a broken registration is an error here, not a pass
+    assert isinstance(bot, HeuristicPolicy)
+    assert isinstance(load_policy("heuristic_sin_senas", seed=0), HeuristicPolicy)
 
 
 def test_cli_evaluate(tmp_path, capsys):

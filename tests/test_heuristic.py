@@ -323,6 +323,17 @@ def test_sings_flor_and_declares_de_la_mia():
     s = Scripted(team_size=1, hands=["1O 4O 5O", "3C 12E 7B"], dealer=1)
     s.skip_blind()
     assert s.ask(bot) == "flor"
+    # 12.8, 18.2 l: seat 0 sent la falta a ciegas, seat 1 answered "con flor, no quiero" with the
+    # cards; seat 0 holds flor and declares it at his turn ("de la mía") before playing a card
+    s = Scripted(team_size=1, hands=["1O 4O 5O", "3C 4C 7C"], dealer=1)
+    s.act("envío la falta")
+    s.act("luego te lo digo")
+    s.act("paso")  # seat 1's own blind turn
+    s.act("con flor, no quiero")
+    assert s.t.to_act == 0 and "de la mía" in s.t.legal()
+    assert s.ask(bot) == "de la mía"
+    s.act("de la mía")
+    assert s.ask(bot).startswith("juego")  # declared: his turn goes on with a card
 
 
 def test_bets_pares_with_a_reservada_and_refuses_weak_pares():

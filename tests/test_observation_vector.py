@@ -7,6 +7,7 @@ import pytest
 
 from truque_env import Table
 from truque_env.engine import actions as A
+from truque_env.engine import kernels as K
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O
 from truque_env.vector import RewardAccumulator, VectorEnv
@@ -143,15 +144,28 @@ def test_juego_episodes_reward_the_winner():
     acc = RewardAccumulator(32)
     total = np.zeros(32)
     ended = 0
+    winners = {0: 0, 1: 0}
     for _ in range(3000):
-        _, _, _, rew, term, _ = env.step(env.sample_actions(rng))
+        before = env.states.copy()
+        actions = env.sample_actions(rng)
+        _, _, _, rew, term, _ = env.step(actions)
         acc.on_step(rew, term)
         total += rew[:, 0]
+        assert np.array_equal(rew[:, 1], -rew[:, 0])  # zero-sum between the teams
         for i in np.flatnonzero(term):
-            assert total[i] != 0  # the winner reached the target first: more chinas than the loser
+            # the table was reset: replay its last step on a copy with the scalar kernel to see
+            # who won the juego, and check the reward went to that team
+            shadow = before[i].copy()
+            K.step_unchecked(shadow, int(actions[i]))
+            winner = int(shadow[L.LAST_JUEGO_WINNER])
+            assert winner in (0, 1)
+            assert rew[i, 0] == shadow[L.SCORED] - shadow[L.SCORED + 1]
+            # seat 0 is of team 0: its juego total is positive exactly when team 0 won
+            assert (total[i] > 0) == (winner == 0) and total[i] != 0
+            winners[winner] += 1
             total[i] = 0
             ended += 1
-    assert ended > 50
+    assert ended > 50 and min(winners.values()) > 10
 
 
 def test_vector_env_illegal_action_is_a_clear_error_and_changes_nothing():

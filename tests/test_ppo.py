@@ -125,13 +125,25 @@ def test_trained_policy_loads_as_a_bot_by_path(tmp_path):
 def test_trained_policy_as_gym_opponent_by_path(tmp_path):
     import truque_env
 
+    from agents.ppo_policy import PPOPolicy
+
     train(_tiny(tmp_path, team_size=1))
-    env = truque_env.make_gym(seat=0, team_size=1, opponents=str(tmp_path / "checkpoint.pt"), seed=3)
+    path = tmp_path / "checkpoint.pt"
+    env = truque_env.make_gym(seat=0, team_size=1, opponents=str(path), seed=3)
+    rival = env.unwrapped.policies[1]
+    assert isinstance(rival, PPOPolicy) and rival.path == path  # the trained network, not a stand-in
+    saved = _params(path)
+    actor = {k: v for k, v in rival.agent.state_dict().items() if k.startswith("actor")}
+    assert actor and all(torch.equal(v, saved[k]) for k, v in actor.items())
     obs, info = env.reset(seed=3)
-    for _ in range(30):
+    total, episodes = 0.0, 0
+    for _ in range(300):
         obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+        total += reward
         if terminated or truncated:
+            episodes += 1
             obs, info = env.reset()
+    assert episodes > 0 and total != 0.0  # the rival answered and manos were scored
 
 
 def test_gae_passes_over_decisions_that_are_not_trained():

@@ -101,7 +101,10 @@ def test_sparse_layer_equals_the_dense_layer_in_value_and_gradient():
     (y_dense * g).sum().backward()
     assert torch.allclose(layer.weight.grad, weight.grad, atol=1e-3)
     assert torch.allclose(layer.bias.grad, bias.grad, atol=1e-4)
-    assert layer.weight.grad[F.NUM_FEATURES - 1].abs().sum() >= 0  # shape (in, out)
+    assert layer.weight.grad.shape == weight.grad.shape == (F.NUM_FEATURES, 16)  # (in, out)
+    used = np.unique(F.to_csr(obs)[1])  # the features some row has: the only rows with a gradient
+    nonzero = np.flatnonzero(layer.weight.grad.abs().sum(dim=1).numpy())
+    assert nonzero.size > 0 and set(nonzero.tolist()) <= set(used.tolist())
     # an empty row is the bias alone
     empty = layer((np.array([0, 0]), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)))
     assert torch.equal(empty[0], layer.bias.detach())

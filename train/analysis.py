@@ -112,6 +112,7 @@ from train.evaluate import (
     SENA_FLOR,
     SIGNAL,
     _jsonable,
+    _rate,
     _shadow_step,
     play_match,
     wilson,
@@ -403,11 +404,6 @@ def senas_mutual_information(records: SenaRecords, bootstrap: int = 1000, seed: 
         "honesty": honesty,
         "bootstrap": int(w.shape[0]),
     }
-
-
-def _rate(k, n) -> dict:
-    k, n = int(k), int(n)
-    return {"count": k, "of": n, "rate": (k / n) if n else None, "wilson95": wilson(k, n)}
 
 
 # --------------------------------------------------------------------------------------------

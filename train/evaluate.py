@@ -97,14 +97,24 @@ POWER_OF = np.append(TRUQUE_POWER, 0)  # power per card id, 0 for NO_CARD
 
 
 def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float] | None:
-    """Wilson score interval for a proportion ``k / n`` (None when n = 0)."""
-    if n <= 0:
+    """Wilson score interval for a proportion ``k / n`` (None when n = 0).
+
+    Newcombe (1998, Statistics in Medicine 17:857, method 3). ``k`` may be fractional (ties
+    counted as half a win). At ``k = 0`` the lower bound is exactly 0 and at ``k = n`` the upper
+    bound exactly 1: the closed form gives them only up to rounding (+1e-17, 1 - 1e-16), which
+    made an error bar ``rate - lower`` negative.
+    """
+    if n < 0 or not 0 <= k <= n:
+        raise ValueError(f"wilson needs 0 <= k <= n, got k={k!r}, n={n!r}")
+    if n == 0:
         return None
     p = k / n
     den = 1 + z * z / n
     mid = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, mid - half), min(1.0, mid + half))
+    lo = 0.0 if k == 0 else max(0.0, mid - half)
+    hi = 1.0 if k == n else min(1.0, mid + half)
+    return (lo, hi)
 
 
 def ratio_ci(num: np.ndarray, den: np.ndarray, z: float = Z95) -> tuple[float, tuple[float, float] | None]:
