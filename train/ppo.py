@@ -208,6 +208,27 @@ def _gae(seats, trained, rewards, terminated, values, last_values, gamma, lam, a
 # checkpoints: atomic, loaded with weights_only=True
 
 
+def ppo_loss(logp, old_logp, adv, entropy, value, ret, cfg: PPOConfig, critic_only: bool = False):
+    """The loss of one minibatch, to minimise, and its terms (detached, for the logs).
+
+    The clipped surrogate of Schulman et al. (2017, eq. 7) on advantages normalised within the
+    minibatch, minus ``ent_coef`` times the mean entropy, plus ``vf_coef`` times the squared
+    value error (halved); ``critic_only`` (the value warm-up of a cloned actor) keeps the last.
+    """
+    logratio = logp - old_logp
+    ratio = logratio.exp()
+    a = (adv - adv.mean()) / (adv.std(unbiased=False) + 1e-8)
+    policy = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+    value_loss = 0.5 * ((value - ret) ** 2).mean()
+    ent = entropy.mean()
+    loss = cfg.vf_coef * value_loss if critic_only else policy - cfg.ent_coef * ent + cfg.vf_coef * value_loss
+    with torch.no_grad():
+        terms = {"policy": policy.detach(), "value": value_loss.detach(), "entropy": ent.detach(),
+                 "approx_kl": ((ratio - 1) - logratio).mean(),
+                 "clipfrac": ((ratio - 1).abs() > cfg.clip_coef).float().mean()}
+    return loss, terms
+
+
 def save_checkpoint(path: Path, payload: dict) -> None:
     with atomic_output(path) as tmp:
         torch.save(payload, tmp)
@@ -361,22 +382,12 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                 csr = agent.csr(ro.obs[mb])
                 logp, entropy = evaluate_actions(agent.logits_csr(csr, mk), mk, f_action[mb])
                 value = agent.value_csr(csr, _hands(cfg, ro.hidden[mb]))
-                logratio = logp - f_logp[mb]
-                ratio = logratio.exp()
-                a = f_adv[mb]
-                a = (a - a.mean()) / (a.std(unbiased=False) + 1e-8)
-                pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
-                v_loss = 0.5 * ((value - f_ret[mb]) ** 2).mean()
-                ent = entropy.mean()
-                loss = cfg.vf_coef * v_loss if warmup else pg_loss - cfg.ent_coef * ent + cfg.vf_coef * v_loss
+                loss, terms = ppo_loss(logp, f_logp[mb], f_adv[mb], entropy, value, f_ret[mb], cfg, critic_only=warmup)
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
                 optimizer.step()
-                with torch.no_grad():
-                    stats = {"loss/policy": pg_loss.item(), "loss/value": v_loss.item(), "loss/entropy": ent.item(),
-                             "loss/approx_kl": ((ratio - 1) - logratio).mean().item(),
-                             "loss/clipfrac": ((ratio - 1).abs() > cfg.clip_coef).float().mean().item()}
+                stats = {f"loss/{k}": v.item() for k, v in terms.items()}
         run.update += 1
         update_seconds = time.perf_counter() - t_update
         train_seconds += update_seconds
