@@ -6,6 +6,10 @@ against each other, default and bold configs). Each is replayed through a fresh 
 same seed and config, in the same ``act_batch`` calls: the bot's only state is its RNG, so any
 change of a decision, or of how many draws it takes, shows up here. Regenerate the trace only
 when a behaviour change is intended.
+
+The trace is a regression pin recorded from our own code, not evidence that the bot plays well
+or legally: legality is checked on every decision here and in test_heuristic.py, the play itself
+by the scripted scenarios of test_heuristic.py and the match results in docs/training.md.
 """
 
 from __future__ import annotations

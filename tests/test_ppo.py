@@ -301,9 +301,12 @@ def test_the_shipped_bot_loads_by_name_and_plays_every_team_size():
 
 
 def test_a_fixed_short_run_keeps_its_exact_parameters(tmp_path):
-    # a short run with a fixed bot, snapshots, self-play and the centralised critic; its final
+    # A regression pin, not evidence that PPO is right: the digest was recorded from our own code.
+    # A short run with a fixed bot, snapshots, self-play and the centralised critic; its final
     # parameters were recorded before the rollout loop became train.ppo.rollout (which the Ray
     # workers share): a refactor of the trainer must not change one bit of a single-process run.
+    # The correctness of the update is tested by test_ppo_loss_matches_hand_computed_values and
+    # test_ppo_learns_to_beat_random below, on any build.
     # Recorded with this build of torch (another may round differently: then re-record, and say why)
     # and one numba thread (the sparse layer's weight gradient sums one partial per thread).
     import hashlib
