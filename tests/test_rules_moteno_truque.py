@@ -427,6 +427,19 @@ def test_art_16_1_16_2_parda_first_second_starts_with_the_mano_2v2(table_factory
     assert chinas(t) == result(truque=(1, 0))
 
 
+def test_art_16_1_13_7_two_partners_and_a_rival_on_the_best_card_is_parda_2v2(table_factory):
+    """16.1: both teams' best cards are equal, so the baza is parda, even when two partners hold
+    that power (13.7 only orders partners among themselves). Then the second baza decides (16.2).
+    Counting the partners' tie as a win of theirs would give team 0 the first and third bazas."""
+    hands = ["3O 4C 12C", "3C 7O 4B", "3E 4O 6C", "5B 6O 7C"]
+    t = start(table_factory, hands)
+    play(t, "3O", "3C", "3E", "5B")  # treses of seats 0 and 2 (team 0) and of seat 1 (team 1)
+    assert t.to_act == 0  # parda: mano leads (16.2)
+    play(t, "4C", "7O", "4O", "6O")  # la mata de oros: team 1 wins the second, and the truque
+    assert t.done
+    assert chinas(t) == result(truque=(0, 1))
+
+
 @pytest.mark.parametrize("dealer", [0, 1])
 def test_art_16_4_16_5_three_pardas_por_la_mano(table_factory, dealer):
     """16.4: "Si la segunda baza [...] vuelve a quedar parda, se decidirá el ganador del truque
