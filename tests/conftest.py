@@ -30,6 +30,14 @@ def table_factory(request):
     return make
 
 
+@pytest.fixture(scope="module")
+def tiny():
+    """The reduced game truque_tiny (train.truque_reduced), built once per module that uses it."""
+    from train.truque_reduced import load_build
+
+    return load_build("truque_tiny")
+
+
 def pytest_terminal_summary(terminalreporter):
     """Print the branches the differential test reached (tests/differential.py)."""
     from tests.differential import COVERAGE, format_coverage

@@ -39,11 +39,6 @@ SIX = ("1E", "7O", "3C", "2B", "12C", "5O")
 
 
 @pytest.fixture(scope="module")
-def tiny():
-    return load_build("truque_tiny")
-
-
-@pytest.fixture(scope="module")
 def pares6():
     return load_build("truque_pares6")
 

@@ -11,7 +11,6 @@ import pytest
 
 from train.cfr import Solver, nash_conv, policy_value, uniform_policy
 from train.cfr_games import CHANCE, TERMINAL
-from train.truque_reduced import load_build
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -23,11 +22,6 @@ from train.openspiel_truque import (  # noqa: E402
     policy_from_openspiel,
     tabular_policy_from,
 )
-
-
-@pytest.fixture(scope="module")
-def tiny():
-    return load_build("truque_tiny")
 
 
 @pytest.fixture(scope="module")
