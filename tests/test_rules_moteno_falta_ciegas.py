@@ -196,6 +196,27 @@ def test_art_12_8_undeclared_flor_no_longer_counts(table_factory):
     assert t.result() == {"pares": (0, 0), "flores": (0, 3), "truque": (1, 0)}
 
 
+@pytest.mark.parametrize("hands", [[A_FLOR, B_FLOR], [A_PLAIN, B_FLOR], [A_FLOR, B_PLAIN]])
+def test_art_12_4_12_7_no_quiero_with_cards_closes_the_flores(table_factory, hands):
+    """12.4: "El equipo rival debe contestar a la falta antes de jugar ninguna carta, después ya no
+    le vale querer con los pares ni cantar las flores"; 12.7: B sings its flor in that answer.
+    After a plain "no quiero" with the cards, nobody sings flor: B's chance was the answer, A's
+    flores went cantadas with the falta (12.3). A wins the refusal china (18.2 a)."""
+    t = table_factory(team_size=1, seed=0, senas_per_mano=0)
+    _deal(t, hands)
+    _blind(t, "envío la falta", "luego te lo digo")
+    t.act("no quiero")
+    assert t.phase == "play" and t.to_act == 0
+    assert "flor" not in t.legal() and "envío 1 par" not in t.legal()
+    t.act(f"juego {hands[0].split()[0]}")
+    assert t.to_act == 1 and "flor" not in t.legal()  # after the mano's first card: never
+    t.act(f"juego {hands[1].split()[0]}")
+    while not t.done:
+        assert "flor" not in t.legal()
+        t.act(next(a for a in t.legal() if a.startswith("juego")))
+    assert t.result()["pares"] == (1, 0) and t.result()["flores"] == (0, 0)
+
+
 def test_art_18_2_a_falta_a_ciegas_refused_blind(table_factory):
     """18.2 a: a blind "no quiero" to la falta is una de no querer; flores are then sung as usual (Art. 10)."""
     t = table_factory(team_size=1, seed=0, senas_per_mano=0)

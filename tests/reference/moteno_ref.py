@@ -38,7 +38,9 @@ R4. *La falta a ciegas* (Art. 12; docs/engine.md "La falta a ciegas"). Team A is
        "Holds flor" is any flor, a reservada too (nobody can have a flag yet in CLOSE). A later
        member is never offered ``no quiero``. A ``quiero`` sets *bet pares* (R6), which nothing
        later can use. Not accepted and nobody sang: an ordinary refused envite (the refusal pay,
-       or the stake before a blind revoque con la falta, 18.2 a, c), void if a flor is sung later.
+       or the stake before a blind revoque con la falta, 18.2 a, c). Whatever the answer, nobody
+       sings flor later (12.4, 12.7: B sings in its answer, before any card; A's flores went
+       cantadas with the falta, 12.3).
     c. *``de la mía``* (after ``con flor, no quiero``) is offered to an A player holding flor
        (any flor) at every decision of his first-baza turn until he says it or plays his card,
        also in the completion round of 14.10 (he has not played); after it he acts again.
@@ -841,12 +843,12 @@ class RefTable:
         self._falta_b_sang = sang
         self._hit("exchange", "falta a ciegas with cards",
                   ("con flor " if sang else "") + ("quiero" if accepted else "no quiero"))
+        self._flor_closed = True  # 12.3, 12.4, 12.7: whatever the answer, no flor is sung later
         if not accepted and not sang:  # an ordinary refused envite (18.2 a, c)
             bet.status = "refused"
-        else:  # A's flores van cantadas (12.3); no flor, no envite later
+        else:  # A's flores van cantadas (12.3); no envite later
             bet.status = "accepted" if accepted else "refused"
             self._falta_mode = ("con_flor_" if sang else "") + ("quiero" if accepted else "no_quiero")
-            self._flor_closed = True
         self._phase = saved_phase
 
     def _flores_of(self, team: int) -> list[int]:

@@ -291,10 +291,12 @@ def _resolve_falta_ciegas(s):
     else:
         s[L.PARES_ST] = L.BET_REFUSED
         s[L.FC_ANS] = L.FC_CON_FLOR_NO_QUIERO if sung else L.FC_REFUSED
-    if s[L.FC_ANS] != L.FC_REFUSED:
-        s[L.FLOR_ST] = 2  # 12.3, 12.4: A's flores van cantadas; no flor is sung later
-        if sung:
-            s[L.PARES_VOID] = 1
+    # 12.3, 12.4, 12.7: B answered with the cards, before any card, and only then could it sing its
+    # flores; A's flores van cantadas with the falta. Whatever the answer (a plain "no quiero"
+    # too), no flor is sung later.
+    s[L.FLOR_ST] = 2
+    if sung:
+        s[L.PARES_VOID] = 1
 
 
 @njit(cache=True)
