@@ -1,61 +1,7 @@
-"""The policy interface: given observations and legal-action masks, return legal actions.
+"""The policy interface and the random policy: defined in the environment layer
+(``truque_env.policy``), which the environments use without importing the bots; re-exported
+here, where the bots have always found them."""
 
-A policy is any object with ``act(observation, action_mask) -> int``; batched callers use
-``act_batch(observations, action_masks) -> ndarray`` (the default loops over ``act``). Both
-must return legal actions only (an entry of the mask that is 1). A policy that knows its
-distribution also offers ``action_probs(observations, action_masks) -> ndarray`` (rows sum to 1,
-zero on illegal actions); ``action_probs()`` below falls back to the one-hot of ``act``.
-"""
+from truque_env.policy import Policy, RandomPolicy, act_batch, action_probs
 
-from __future__ import annotations
-
-from typing import Protocol, runtime_checkable
-
-import numpy as np
-
-
-@runtime_checkable
-class Policy(Protocol):
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
-
-
-def act_batch(policy, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-    """Batched actions from any policy (its own ``act_batch`` when it has one)."""
-    if hasattr(policy, "act_batch"):
-        return np.asarray(policy.act_batch(observations, action_masks), dtype=np.int64)
-    return np.array([policy.act(o, m) for o, m in zip(observations, action_masks, strict=True)], dtype=np.int64)
-
-
-def action_probs(policy, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-    """Batched action probabilities: the policy's own, or a one-hot of its (deterministic) action."""
-    if hasattr(policy, "action_probs"):
-        return np.asarray(policy.action_probs(observations, action_masks), dtype=np.float64)
-    acts = act_batch(policy, observations, action_masks)
-    out = np.zeros(action_masks.shape, dtype=np.float64)
-    out[np.arange(len(acts)), acts] = 1.0
-    return out
-
-
-class RandomPolicy:
-    """Uniform over the legal actions, from its own seeded generator."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = 0):
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError("no legal action in the mask")
-        return int(legal[self.rng.integers(legal.size)])
-
-    def action_probs(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        legal = (np.asarray(action_masks) > 0).astype(np.float64)
-        return legal / legal.sum(axis=-1, keepdims=True)
-
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        keys = self.rng.random(action_masks.shape) * (action_masks > 0)
-        if not (action_masks > 0).any(axis=1).all():
-            raise ValueError("a row of the masks has no legal action")
-        return keys.argmax(axis=1).astype(np.int64)
+__all__ = ["Policy", "RandomPolicy", "act_batch", "action_probs"]

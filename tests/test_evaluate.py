@@ -315,7 +315,7 @@ def test_registry():
 
 
 def test_cli_evaluate(tmp_path, capsys):
-    from truque_env.cli import main
+    from truque_cli.main import main
 
     out = tmp_path / "r.json"
     main(["evaluate", "--a", "random", "--b", "random,random", "--team-size", "2", "--juegos", "20", "--target",

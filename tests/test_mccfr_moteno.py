@@ -219,8 +219,8 @@ def test_shipped_bot_plays_in_every_interface():
 
     from rich.console import Console
 
+    from truque_cli.play import PlayConfig, play
     from truque_env import make_gym
-    from truque_env.play import PlayConfig, play
 
     bot = load_policy("cfr", seed=0)
     assert bot.keys.size > 0 and (ROOT / "agents" / "checkpoints" / "cfr_moteno_1v1.npz").stat().st_size < 20e6

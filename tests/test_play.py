@@ -1,4 +1,4 @@
-"""``truque play``: the terminal game driven by scripted input (truque_env/play.py)."""
+"""``truque play``: the terminal game driven by scripted input (truque_cli/play.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from rich.console import Console
 
+from truque_cli.play import GOODBYE, PROMPT, ChoiceError, PlayConfig, load_bot, parse_choice, play
 from truque_env.engine import actions as A
 from truque_env.engine import observation as O
-from truque_env.play import GOODBYE, PROMPT, ChoiceError, PlayConfig, load_bot, parse_choice, play
 
 
 def console() -> Console:
@@ -165,7 +165,7 @@ def test_bots_by_name_and_bad_configs(monkeypatch):
 
 
 def test_cli_play_subcommand(monkeypatch, capsys):
-    from truque_env.cli import main
+    from truque_cli.main import main
 
     def eof(*_):
         raise EOFError

@@ -86,7 +86,7 @@ def test_gae_credits_each_seat_until_its_next_decision():
 
 
 def test_console_command_trains_from_a_toml_config(tmp_path):
-    from truque_env.cli import main
+    from truque_cli.main import main
 
     config = Path(__file__).parents[1] / "configs" / "ppo_tiny.toml"
     main(["train", "ppo", "--config", str(config), "--run-dir", str(tmp_path), "--no-progress"])
@@ -258,7 +258,7 @@ def test_a_run_can_start_from_another_runs_weights(tmp_path):
 
 
 def test_console_export_writes_the_actor(tmp_path):
-    from truque_env.cli import main
+    from truque_cli.main import main
 
     train(_tiny(tmp_path, team_size=2))
     main(["train", "export", str(tmp_path / "checkpoint.pt"), str(tmp_path / "bot.pt")])

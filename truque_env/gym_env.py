@@ -44,9 +44,9 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
-from agents.base import RandomPolicy
 from truque_env.engine import actions as A
 from truque_env.pettingzoo_env import _action_id, check_seed, observation_space, raw_env
+from truque_env.policy import RandomPolicy, load_named
 from truque_env.render import render_state
 
 
@@ -101,11 +101,9 @@ def _policies_for(spec, seats: list[int], n: int, role: str) -> tuple[dict[int, 
         if isinstance(p, str) and p == "random":
             p = RandomPolicy(seed=None)
             builtin.append(q)
-        elif isinstance(p, str):  # a bot by name ("heuristic") or a checkpoint path (agents.registry)
-            from agents.registry import load_policy
-
+        elif isinstance(p, str):  # a bot by name ("heuristic") or a checkpoint path (the registered loader)
             try:
-                p = load_policy(p, seed=q)
+                p = load_named(p, seed=q)
             except ValueError as exc:
                 raise ValueError(f"{role}: {exc}") from None
         elif not callable(getattr(p, "act", None)):

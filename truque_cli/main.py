@@ -19,8 +19,8 @@ from train.evaluate import EvaluateConfig
 from train.evaluate import run as run_evaluate
 from train.league import LeagueConfig
 from train.league import run as run_league
-from truque_env.play import PlayConfig
-from truque_env.play import run as run_play
+from truque_cli.play import PlayConfig
+from truque_cli.play import run as run_play
 from truque_env.simulate import SimulateConfig
 from truque_env.simulate import run as run_simulate
 

@@ -1,0 +1,84 @@
+"""The policy interface, the built-in random policy, and policies by name for the environments.
+
+A policy is any object with ``act(observation, action_mask) -> int``; batched callers use
+``act_batch(observations, action_masks) -> ndarray`` (the default loops over ``act``). Both
+must return legal actions only (an entry of the mask that is 1). A policy that knows its
+distribution also offers ``action_probs(observations, action_masks) -> ndarray`` (rows sum to 1,
+zero on illegal actions); ``action_probs()`` below falls back to the one-hot of ``act``.
+
+This lives in the environment layer so that ``make_gym(opponents=...)`` needs nothing above it:
+``random`` is built in, and any other name (``"heuristic"``, a checkpoint path) is resolved by the
+loaders that installed packages register under the entry-point group ``truque_env.policies``
+(``agents`` registers ``agents.registry:load_policy``; see pyproject.toml). The environments never
+import the bots.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Policy(Protocol):
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+
+def act_batch(policy, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+    """Batched actions from any policy (its own ``act_batch`` when it has one)."""
+    if hasattr(policy, "act_batch"):
+        return np.asarray(policy.act_batch(observations, action_masks), dtype=np.int64)
+    return np.array([policy.act(o, m) for o, m in zip(observations, action_masks, strict=True)], dtype=np.int64)
+
+
+def action_probs(policy, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+    """Batched action probabilities: the policy's own, or a one-hot of its (deterministic) action."""
+    if hasattr(policy, "action_probs"):
+        return np.asarray(policy.action_probs(observations, action_masks), dtype=np.float64)
+    acts = act_batch(policy, observations, action_masks)
+    out = np.zeros(action_masks.shape, dtype=np.float64)
+    out[np.arange(len(acts)), acts] = 1.0
+    return out
+
+
+class RandomPolicy:
+    """Uniform over the legal actions, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = 0):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("no legal action in the mask")
+        return int(legal[self.rng.integers(legal.size)])
+
+    def action_probs(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        legal = (np.asarray(action_masks) > 0).astype(np.float64)
+        return legal / legal.sum(axis=-1, keepdims=True)
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        keys = self.rng.random(action_masks.shape) * (action_masks > 0)
+        if not (action_masks > 0).any(axis=1).all():
+            raise ValueError("a row of the masks has no legal action")
+        return keys.argmax(axis=1).astype(np.int64)
+
+
+POLICY_LOADERS = "truque_env.policies"  # the entry-point group of the policy loaders
+
+
+def load_named(name: str, seed: int | None = 0):
+    """A policy by registry name or checkpoint path, from the registered loader (``ValueError``
+    if it does not know the name). Without a registered loader only ``random`` exists."""
+    from importlib.metadata import entry_points
+
+    loaders = sorted(entry_points(group=POLICY_LOADERS), key=lambda ep: ep.name)
+    if loaders:
+        return loaders[0].load()(name, seed=seed)
+    if name.strip() == "random":
+        return RandomPolicy(seed)
+    raise ValueError(f"unknown policy {name!r}: only 'random' is built in, and no installed package "
+                     f"registers policies (entry points {POLICY_LOADERS!r}; installing truque_env registers the bots of agents)")
