@@ -18,11 +18,11 @@ class PPOPolicy:
     """
 
     def __init__(self, path, seed: int = 0, greedy: bool = False):
-        from train.ppo import load_checkpoint
-        from train.ppo_agent import Agent
+        from agents.ppo_checkpoint import read_checkpoint
+        from agents.ppo_network import Agent
 
         self.path = Path(path)
-        ckpt = load_checkpoint(self.path)
+        ckpt = read_checkpoint(self.path)
         cfg = ckpt["config"]
         self.agent = Agent(int(cfg["hidden"]), bool(cfg["centralized_critic"]), hand_features=bool(cfg["hand_features"]))
         missing, unexpected = self.agent.load_state_dict(ckpt["model"], strict=False)

@@ -247,7 +247,7 @@ def _stage_lines(stages: list[Path], train_rows: list[dict], rel) -> list[str]:
         start = "behaviour cloning of `" + Path(cfg["bc_dataset"]).name + "`, then " if cfg.get("bc_dataset") else ""
         bots = ", ".join(cfg.get("bot_opponents", []))
         net = (f"a network of {cfg.get('hidden', 256)} hidden units"
-               + (" reading the hand summary (`train.features`)" if cfg.get("hand_features") else "") + "; ")
+               + (" reading the hand summary (`agents.features`)" if cfg.get("hand_features") else "") + "; ")
         who = (f"{net}{start}the learner against itself at {cfg.get('p_latest', 0.5):.0%} of tables"
                + (f", {bots} at {cfg['p_bot']:.0%}" if cfg.get("p_bot") else "") + ", past snapshots at the rest")
         if cfg.get("time_limit_minutes"):

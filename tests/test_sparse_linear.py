@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from train import features as F
-from train.sparse_linear import SparseLinear, int8_csr
+from agents import features as F
+from agents.sparse_linear import SparseLinear, int8_csr
 from truque_env.engine import actions as A
 from truque_env.engine import observation as O
 from truque_env.vector import VectorEnv

@@ -23,7 +23,7 @@ PPO update. ``--ray-address`` runs them on a cluster: ``ray start --head`` on on
 workers; its numbers are not a single-process run's (each worker samples from a generator of
 its own). The single process stays the default.
 
-The network is in ``train/ppo_agent.py``, the rollout (``rollout``, ``Sampler``) in
+The network is in ``agents/ppo_network.py``, the rollout (``rollout``, ``Sampler``) in
 ``train/ppo_rollout.py``; this file is the configuration, GAE, the checkpoints and the update loop.
 
     truque train ppo --config configs/ppo_moteno_3v3.toml
@@ -43,13 +43,12 @@ import torch
 from numba import njit, prange
 from torch import nn
 
+from agents.ppo_checkpoint import CHECKPOINT_VERSION, FORMAT, read_checkpoint
+from agents.ppo_network import Agent, evaluate_actions, sample  # noqa: F401 (sample: the public API)
 from train import config
-from train.ppo_agent import Agent, evaluate_actions, sample  # noqa: F401 (sample: the public API)
 from train.ppo_rollout import Rollout, Sampler, Tables, _denorm, _hands, _rng_state, draw_tables  # noqa: F401
 from truque_env.engine import layout as L
 from truque_env.io import atomic_output
-
-CHECKPOINT_VERSION = 2  # 2: sparse feature input layers
 
 
 @dataclass
@@ -90,7 +89,7 @@ class PPOConfig:
     hidden: int = 256
     centralized_critic: bool = True
     hand_features: bool = False
-    """give the network the hand summary of train.features (valor de pares and flor, poder de truque)"""
+    """give the network the hand summary of agents.features (valor de pares and flor, poder de truque)"""
     value_warmup_updates: int = 0
     """updates at the start that train the critic only (for a cloned actor)"""
     # warm start by behaviour cloning (train/bc.py)
@@ -235,16 +234,9 @@ def save_checkpoint(path: Path, payload: dict) -> None:
 
 
 def load_checkpoint(path: Path, cfg: PPOConfig | None = None) -> dict:
-    try:
-        ckpt = torch.load(path, map_location="cpu", weights_only=True)
-    except FileNotFoundError:
-        raise
-    except Exception as exc:  # a truncated or foreign file
-        raise ValueError(f"{path}: not a readable truque_env checkpoint ({type(exc).__name__}: {exc})") from None
-    if not isinstance(ckpt, dict) or ckpt.get("format") != "truque_env.ppo" or ckpt.get("version") != CHECKPOINT_VERSION:
-        raise ValueError(f"{path}: not a truque_env PPO checkpoint of version {CHECKPOINT_VERSION}")
-    if isinstance(ckpt.get("config"), dict):
-        ckpt["config"].setdefault("hand_features", False)  # a setting added after the first checkpoints
+    """The checkpoint (``agents.ppo_checkpoint.read_checkpoint``); with ``cfg``, also refused
+    unless it was made with the same settings (a resume)."""
+    ckpt = read_checkpoint(path)
     if cfg is not None:
         config.check_same_settings(path, ckpt["config"], cfg, ("team_size", "target", "episode", "senas_per_mano",
                                    "p_intercept", "num_envs", "num_steps", "hidden", "centralized_critic", "hand_features", "seed"),
@@ -259,7 +251,7 @@ def export_policy(checkpoint: Path, out: Path) -> None:
     """
     ckpt = load_checkpoint(Path(checkpoint))
     actor = {k: v for k, v in ckpt["model"].items() if k.startswith("actor")}
-    save_checkpoint(Path(out), {"format": "truque_env.ppo", "version": CHECKPOINT_VERSION, "kind": "policy",
+    save_checkpoint(Path(out), {"format": FORMAT, "version": CHECKPOINT_VERSION, "kind": "policy",
                                 "config": ckpt["config"], "model": actor, "update": ckpt["update"],
                                 "decisions": ckpt["decisions"], "seconds": ckpt.get("seconds", 0.0)})
 
@@ -413,7 +405,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         out_of_time = 0 < cfg.time_limit_minutes * 60 <= run.seconds
         if run.update % cfg.checkpoint_every == 0 or run.update == num_updates or out_of_time:
             save_checkpoint(ckpt_path, {
-                "format": "truque_env.ppo", "version": CHECKPOINT_VERSION, "config": config.to_dict(cfg),
+                "format": FORMAT, "version": CHECKPOINT_VERSION, "config": config.to_dict(cfg),
                 "model": agent.state_dict(), "optimizer": optimizer.state_dict(),
                 "update": run.update, "decisions": run.decisions, "pool": run.pool, "seconds": run.seconds,
                 "torch_rng": gen.get_state(), "numpy_rng": np_rng.bit_generator.state, "ret_stats": ret_stats,

@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from agents.ppo_network import Agent
 from train.ppo import PPOConfig
-from train.ppo_agent import Agent
 from train.ppo_rollout import Rollout, Sampler, Tables
 
 START_TIMEOUT = 600.0

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 import torch
 
-from train.ppo_agent import Agent, sample
-from train.sparse_linear import int8_csr
+from agents.ppo_network import Agent, sample
+from agents.sparse_linear import int8_csr
 from truque_env.engine import actions as A
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O

@@ -14,7 +14,7 @@ follows: what the rules make of my cards, computed here so the network need not 
 and 9 from 40 one-hot cards (``DERIVED`` below). It reads only the observation, so a dataset of
 observations serves either network.
 
-Rows come out in CSR form for ``train.sparse_linear``. (The centralised critic reads the hidden
+Rows come out in CSR form for ``agents.sparse_linear``. (The centralised critic reads the hidden
 hands, ``observe_hidden``, through a layer of its own: ``train.ppo.Agent``.)
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from train.sparse_linear import build_csr
+from agents.sparse_linear import build_csr
 from truque_env.engine import actions as A
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O

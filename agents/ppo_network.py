@@ -9,8 +9,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from train import features as F
-from train.sparse_linear import SparseLinear, int8_csr
+from agents import features as F
+from agents.sparse_linear import SparseLinear, int8_csr
 from truque_env.engine import actions as A
 from truque_env.engine import observation as O
 
@@ -21,7 +21,7 @@ from truque_env.engine import observation as O
 class Agent(nn.Module):
     """An MLP actor on the observation's features; an MLP critic on them (+ every hand).
 
-    The first layer of each reads the sparse features (``train.features``: the one-hot history,
+    The first layer of each reads the sparse features (``agents.features``: the one-hot history,
     scaled counts) through ``SparseLinear``; then ReLU MLPs. Inputs are int8 observations (and
     hidden hands, ``observe_hidden``) or their CSR rows, never floats.
     """
@@ -30,7 +30,7 @@ class Agent(nn.Module):
         super().__init__()
         init_gen = torch.Generator().manual_seed(seed)  # no global RNG, even for the initial weights
         self.centralized_critic = centralized_critic
-        self.hand_features = bool(hand_features)  # the hand summary of train.features in the input
+        self.hand_features = bool(hand_features)  # the hand summary of agents.features in the input
         n_in = F.num_features(self.hand_features)
 
         def body(n_out, out_std):
@@ -58,7 +58,7 @@ class Agent(nn.Module):
         return [*self.actor_in.parameters(), *self.actor.parameters()]
 
     def csr(self, obs):
-        """This network's input rows (``train.features.to_csr``) of int8 observations."""
+        """This network's input rows (``agents.features.to_csr``) of int8 observations."""
         return F.to_csr(_np(obs), self.hand_features)
 
     # CSR rows in (the trainer builds them once per batch) ------------------------------------
