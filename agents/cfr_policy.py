@@ -1,10 +1,10 @@
-"""The MCCFR average policy of the 1 contra 1 mano (``train.mccfr_moteno``) as a bot for every interface.
+"""The MCCFR average policy of the 1 contra 1 mano (trained by ``train.mccfr_moteno``) as a bot for every interface.
 
 Registered as ``cfr`` (``agents/checkpoints/cfr_moteno_1v1.npz``); ``load_policy`` also takes a
 path to an exported policy or to a run's ``checkpoint.npz``.
 
 At each decision the bot computes the information-set key and the legal abstract actions from
-the observation and the legal mask exactly as the trainer did (``train.mccfr_kernels``), looks the
+the observation and the legal mask exactly as the trainer did (``agents.cfr_abstraction``), looks the
 key up (binary search in the sorted keys), and samples an abstract action from the average
 strategy restricted to the legal ones and renormalised, with its own ``np.random.Generator``
 (``rng``); the engine action is the one that abstract action names (always legal). With one legal
@@ -24,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from train import mccfr_kernels as MK
+from agents import cfr_abstraction as CA
+from agents.cfr_files import load_policy_file
 from truque_env.engine import observation as O
 
 _TEAM_ONE = O.O_TEAM_SIZE  # the team_size one-hot: index 0 is 1 contra 1
@@ -34,8 +35,6 @@ class CFRPolicy:
     """A bot sampling the average strategy of an MCCFR run (see the module doc)."""
 
     def __init__(self, path, seed: int | None = 0):
-        from train.mccfr_moteno import load_policy_file
-
         self.path = Path(path)
         if not self.path.exists():
             raise ValueError(f"no CFR policy at {str(self.path)!r}")
@@ -60,9 +59,9 @@ class CFRPolicy:
             raise ValueError(f"the CFR bot plays 1 contra 1 only (team_size 1); got team_size {sizes}")
         n = obs.shape[0]
         keys = np.zeros(n, dtype=np.int64)
-        amasks = np.zeros((n, MK.NUM_ABSTRACT), dtype=np.uint8)
-        amaps = np.zeros((n, MK.NUM_ABSTRACT), dtype=np.int64)
-        MK.keys_and_actions(np.ascontiguousarray(obs), masks, keys, amasks, amaps)
+        amasks = np.zeros((n, CA.NUM_ABSTRACT), dtype=np.uint8)
+        amaps = np.zeros((n, CA.NUM_ABSTRACT), dtype=np.int64)
+        CA.keys_and_actions(np.ascontiguousarray(obs), masks, keys, amasks, amaps)
         legal = amasks > 0
         if not legal.any(axis=1).all():
             bad = int(np.flatnonzero(~legal.any(axis=1))[0])
@@ -101,11 +100,11 @@ class CFRPolicy:
         probs = self._probs(keys, legal)
         u = self.rng.random(keys.size)[:, None]
         k = (np.cumsum(probs, axis=1) <= u).sum(axis=1)
-        k = np.minimum(k, MK.NUM_ABSTRACT - 1)
+        k = np.minimum(k, CA.NUM_ABSTRACT - 1)
         # rounding can step past the last legal action: take the last legal one then
         bad = ~legal[np.arange(keys.size), k]
         if bad.any():
-            k[bad] = MK.NUM_ABSTRACT - 1 - np.argmax(legal[bad][:, ::-1], axis=1)
+            k[bad] = CA.NUM_ABSTRACT - 1 - np.argmax(legal[bad][:, ::-1], axis=1)
         return amaps[np.arange(keys.size), k].astype(np.int64)
 
     def act(self, observation, action_mask) -> int:

@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents import cfr_abstraction as CA
+from agents.cfr_files import load_policy_file
 from agents.cfr_policy import CFRPolicy
 from agents.registry import load_policy
 from train import mccfr_kernels as MK
@@ -18,7 +20,6 @@ from train.mccfr_moteno import (
     MCCFRSolver,
     export_policy,
     load_checkpoint,
-    load_policy_file,
     train,
 )
 from truque_env.engine import actions as A
@@ -63,11 +64,11 @@ def test_key_in_training_is_the_bots_key_from_the_observation():
     for states, hists, seats, obs, masks in _random_states(60, seed=5):
         n = len(seats)
         keys = np.zeros(n, dtype=np.int64)
-        amasks = np.zeros((n, MK.NUM_ABSTRACT), dtype=np.uint8)
-        amaps = np.zeros((n, MK.NUM_ABSTRACT), dtype=np.int64)
-        MK.keys_and_actions(obs, masks, keys, amasks, amaps)
+        amasks = np.zeros((n, CA.NUM_ABSTRACT), dtype=np.uint8)
+        amaps = np.zeros((n, CA.NUM_ABSTRACT), dtype=np.int64)
+        CA.keys_and_actions(obs, masks, keys, amasks, amaps)
         for i in range(n):
-            assert MK.state_key(states[i], hists[i], seats[i], ob) == keys[i] != 0
+            assert CA.state_key(states[i], hists[i], seats[i], ob) == keys[i] != 0
             np.testing.assert_array_equal(ob, obs[i])
             legal = np.flatnonzero(amasks[i])
             assert legal.size >= 1
@@ -86,9 +87,9 @@ def test_keys_separate_hands_and_scores():
             o = obs[i]
             if (o[O.O_HAND:O.O_HAND + 40].sum() == 3 and o[O.O_PHASE + 3] == 1 and o[O.O_BAZA] == 1
                     and o[O.O_PARES] == 1):  # first baza, no envite de pares yet: the hand is in the key
-                env = int(MK.envite_bucket(o))
-                ctx = (MK.dist_bucket(30 - o[O.O_SCORE]), MK.dist_bucket(30 - o[O.O_SCORE + 1]))
-                seen.setdefault(MK.infoset_key(o), set()).add((env, ctx, int(MK.power_code(o, True))))
+                env = int(CA.envite_bucket(o))
+                ctx = (CA.dist_bucket(30 - o[O.O_SCORE]), CA.dist_bucket(30 - o[O.O_SCORE + 1]))
+                seen.setdefault(CA.infoset_key(o), set()).add((env, ctx, int(CA.power_code(o, True))))
     assert seen and all(len(v) == 1 for v in seen.values())
 
 
@@ -115,12 +116,12 @@ def test_hash_table_and_full_table_error():
 
 def test_regret_matching_sums_to_one_over_legal_actions():
     rng = np.random.default_rng(1)
-    regrets = rng.normal(size=(200, MK.NUM_ABSTRACT)).astype(np.float32)
+    regrets = rng.normal(size=(200, CA.NUM_ABSTRACT)).astype(np.float32)
     regrets[::7] = -np.abs(regrets[::7])  # rows with no positive regret: uniform
-    out = np.zeros(MK.NUM_ABSTRACT)
+    out = np.zeros(CA.NUM_ABSTRACT)
     for row in range(200):
-        amask = (rng.random(MK.NUM_ABSTRACT) < 0.4).astype(np.uint8)
-        amask[rng.integers(MK.NUM_ABSTRACT)] = 1
+        amask = (rng.random(CA.NUM_ABSTRACT) < 0.4).astype(np.uint8)
+        amask[rng.integers(CA.NUM_ABSTRACT)] = 1
         MK.regret_matching(regrets, row, amask, out)
         assert out.sum() == pytest.approx(1.0) and (out >= 0).all() and (out[amask == 0] == 0).all()
         pos = np.where(amask == 1, np.maximum(regrets[row], 0), 0)
@@ -210,7 +211,7 @@ def test_config_file_and_errors(tmp_path):
         MCCFRConfig(resume=True, run_dir=None).validate()
     with pytest.raises(FileNotFoundError):
         train(_small(tmp_path / "none", resume=True))
-    json.dumps(MK.describe_abstraction())
+    json.dumps(CA.describe_abstraction())
 
 
 def test_shipped_bot_plays_in_every_interface():

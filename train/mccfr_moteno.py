@@ -1,7 +1,9 @@
 """MCCFR on the full 1 contra 1 mano of Truque Moteño (mano a mano, Art. 3.1), on the real engine.
 
 The abstraction (information-set keys computed from the acting seat's observation vector, 17
-abstract actions) and the numba kernels are in ``train.mccfr_kernels``; this module is the run:
+abstract actions) is ``agents.cfr_abstraction`` and the reading of the files ``agents.cfr_files``
+(both on the bot side, which needs them to act), the traversal kernels ``train.mccfr_kernels``;
+this module is the run:
 the config (also the command line and the TOML file, section ``[mccfr]``), progress and log,
 atomic checkpoints with bit-exact ``--resume``, and the export of the average policy as a small
 file for the bot (``agents.cfr_policy``, registered as ``cfr``).
@@ -40,17 +42,22 @@ from pathlib import Path
 
 import numpy as np
 
+from agents import cfr_abstraction as CA
+from agents.cfr_files import (
+    CHECKPOINT_FORMAT,
+    CHECKPOINT_VERSION,
+    POLICY_FORMAT,
+    POLICY_VERSION,
+    average_policy_rows,
+    read_checkpoint,
+)
 from train import config
 from train import mccfr_kernels as MK
 from truque_env.engine import actions as A
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O
-from truque_env.io import read_npz, write_json_atomic, write_npz_atomic
+from truque_env.io import write_json_atomic, write_npz_atomic
 
-CHECKPOINT_FORMAT = "truque_env.mccfr_moteno"
-CHECKPOINT_VERSION = 1
-POLICY_FORMAT = "truque_env.cfr_policy"
-POLICY_VERSION = 1
 # settings that change a run's iterates: a resumed run must have the same ones
 SHAPING = ("team_size", "target", "capacity_log2", "linear", "epsilon", "tau", "beta", "seed")
 
@@ -130,16 +137,16 @@ class MCCFRSolver:
         self.cfg = cfg
         cap = 1 << cfg.capacity_log2
         self.keys = np.zeros(cap, dtype=np.int64)
-        self.regrets = np.zeros((cap, MK.NUM_ABSTRACT), dtype=np.float32)
-        self.cum_policy = np.zeros((cap, MK.NUM_ABSTRACT), dtype=np.float32)
+        self.regrets = np.zeros((cap, CA.NUM_ABSTRACT), dtype=np.float32)
+        self.cum_policy = np.zeros((cap, CA.NUM_ABSTRACT), dtype=np.float32)
         self.info = np.zeros(MK.INFO_SIZE, dtype=np.int64)
         self.info[MK.I_MAX_FILL] = int(cap * MK.MAX_LOAD)
         self.iteration = 0
         d = MK.MAX_DEPTH
         self._scratch = (np.zeros((d, L.STATE_SIZE), dtype=np.int16), np.zeros((d, O.HISTORY_SIZE), dtype=np.int16),
                          np.zeros((d, O.OBS_SIZE), dtype=np.int8), np.zeros((d, A.NUM_ACTIONS), dtype=np.uint8),
-                         np.zeros((d, MK.NUM_ABSTRACT), dtype=np.uint8), np.zeros((d, MK.NUM_ABSTRACT), dtype=np.int64),
-                         np.zeros((d, MK.NUM_ABSTRACT)), np.zeros((d, MK.NUM_ABSTRACT)))
+                         np.zeros((d, CA.NUM_ABSTRACT), dtype=np.uint8), np.zeros((d, CA.NUM_ABSTRACT), dtype=np.int64),
+                         np.zeros((d, CA.NUM_ABSTRACT)), np.zeros((d, CA.NUM_ABSTRACT)))
         self._sampling = np.array([cfg.epsilon, cfg.tau, cfg.beta], dtype=np.float64)
         self._rng = np.zeros(1, dtype=np.uint64)
         self._dist = np.zeros(2, dtype=np.int64)
@@ -188,17 +195,13 @@ class MCCFRSolver:
 # ------------------------------------------------------------------------------------------
 # checkpoints: .npz of plain arrays (the filled rows and their slots), atomic, no pickle
 
-_KEYS = ("format", "version", "config", "abstraction", "iteration", "seconds", "capacity", "slots", "keys", "regrets",
-         "cum_policy", "log")
-
-
 def save_checkpoint(path: Path, solver: MCCFRSolver, seconds: float, log: list[dict]) -> None:
     slots = solver.slots()
     rows = np.array([[r["iteration"], r["seconds"], r["infostates"], r["vs_random"], r["miss_rate"]] for r in log],
                     dtype=np.float64).reshape(-1, 5)
     arrays = {"format": np.array(CHECKPOINT_FORMAT), "version": np.array(CHECKPOINT_VERSION),
               "config": np.array(json.dumps(config.to_dict(solver.cfg))),
-              "abstraction": np.array(json.dumps(MK.describe_abstraction())),
+              "abstraction": np.array(json.dumps(CA.describe_abstraction())),
               "iteration": np.array(solver.iteration, dtype=np.int64), "seconds": np.array(float(seconds)),
               "capacity": np.array(solver.capacity, dtype=np.int64), "slots": slots, "keys": solver.keys[slots],
               "regrets": solver.regrets[slots], "cum_policy": solver.cum_policy[slots], "log": rows}
@@ -206,25 +209,9 @@ def save_checkpoint(path: Path, solver: MCCFRSolver, seconds: float, log: list[d
 
 
 def load_checkpoint(path: Path, cfg: MCCFRConfig | None = None) -> dict:
-    """The arrays of a checkpoint, validated; with ``cfg``, a ValueError unless the run settings match."""
-    path = Path(path)
-    ck = read_npz(path, "MCCFR checkpoint")
-    if any(k not in ck for k in _KEYS) or str(ck["format"]) != CHECKPOINT_FORMAT:
-        raise ValueError(f"{path}: not a truque_env MCCFR (1 contra 1) checkpoint")
-    if int(ck["version"]) != CHECKPOINT_VERSION:
-        raise ValueError(f"{path}: checkpoint version {int(ck['version'])}, this code reads {CHECKPOINT_VERSION}")
-    abst = json.loads(str(ck["abstraction"]))
-    if abst != MK.describe_abstraction():
-        raise ValueError(f"{path}: made with another abstraction ({abst}); this code has {MK.describe_abstraction()}")
-    cap, slots, keys = int(ck["capacity"]), ck["slots"], ck["keys"]
-    n = slots.shape[0] if slots.ndim == 1 else -1
-    if (cap < 1 or cap & (cap - 1) or n < 0 or slots.dtype != np.int64 or keys.shape != (n,)
-            or keys.dtype != np.int64 or ck["regrets"].shape != (n, MK.NUM_ABSTRACT)
-            or ck["cum_policy"].shape != (n, MK.NUM_ABSTRACT) or ck["regrets"].dtype != np.float32
-            or ck["cum_policy"].dtype != np.float32 or int(ck["iteration"]) < 0
-            or (n and (slots.min() < 0 or slots.max() >= cap or np.unique(slots).size != n or (keys == 0).any()))
-            or not np.isfinite(ck["regrets"]).all() or not np.isfinite(ck["cum_policy"]).all()):
-        raise ValueError(f"{path}: a damaged MCCFR checkpoint (tables, slots or iteration)")
+    """The arrays of a checkpoint, validated (``agents.cfr_files.read_checkpoint``); with ``cfg``,
+    a ValueError unless the run settings match."""
+    ck = read_checkpoint(path)
     if cfg is not None:
         config.check_same_settings(path, json.loads(str(ck["config"])), cfg, SHAPING)
     return ck
@@ -247,13 +234,6 @@ def restore(solver: MCCFRSolver, ck: dict) -> None:
 # the compact policy for the bot
 
 
-def average_policy_rows(cum_policy: np.ndarray) -> np.ndarray:
-    """Rows of cumulative weights as probabilities (rows of zero weight stay zero)."""
-    w = np.maximum(cum_policy.astype(np.float64), 0.0)
-    total = w.sum(axis=1, keepdims=True)
-    return np.divide(w, total, out=np.zeros_like(w), where=total > 0)
-
-
 def export_policy(checkpoint: Path, out: Path, max_states: int = 1_200_000) -> dict:
     """Write the average policy of a run's checkpoint as the bot's file: the ``max_states``
     information sets of largest average-strategy weight (those the self-play reaches most), keys
@@ -272,41 +252,10 @@ def export_policy(checkpoint: Path, out: Path, max_states: int = 1_200_000) -> d
               "target": cfg.get("target"), "infostates_in_run": int(ck["keys"].size), "infostates": int(keys.size),
               "weight_kept": float(total[keep].sum() / max(total.sum(), 1e-300))}
     write_npz_atomic(out, {"format": np.array(POLICY_FORMAT), "version": np.array(POLICY_VERSION),
-                           "abstraction": np.array(json.dumps(MK.describe_abstraction())),
+                           "abstraction": np.array(json.dumps(CA.describe_abstraction())),
                            "header": np.array(json.dumps(header)), "keys": keys, "policy": policy}, compressed=True)
     header["bytes"] = Path(out).stat().st_size
     return header
-
-
-def load_policy_file(path: Path) -> tuple[np.ndarray, np.ndarray, dict]:
-    """(sorted keys, float32 probabilities [n, NUM_ABSTRACT], header) from an exported policy or a
-    run's checkpoint; a clear ValueError for anything else."""
-    path = Path(path)
-    z = read_npz(path, "CFR policy")
-    fmt = str(z.get("format", ""))
-    if fmt == CHECKPOINT_FORMAT:
-        ck = load_checkpoint(path)
-        keep = ck["cum_policy"].astype(np.float64).sum(axis=1) > 0
-        keys, policy = ck["keys"][keep], average_policy_rows(ck["cum_policy"][keep])
-        header = {**json.loads(str(ck["config"])), "iteration": int(ck["iteration"])}
-    elif fmt == POLICY_FORMAT:
-        if int(z["version"]) != POLICY_VERSION:
-            raise ValueError(f"{path}: CFR policy version {int(z['version'])}, this code reads {POLICY_VERSION}")
-        if json.loads(str(z["abstraction"])) != MK.describe_abstraction():
-            raise ValueError(f"{path}: a CFR policy of another abstraction ({str(z['abstraction'])})")
-        keys, policy, header = z["keys"], z["policy"], json.loads(str(z["header"]))
-        if (keys.ndim != 1 or keys.dtype != np.int64 or policy.shape != (keys.size, MK.NUM_ABSTRACT)
-                or not np.isfinite(policy).all() or (policy < 0).any()):
-            raise ValueError(f"{path}: a damaged CFR policy file (keys or probabilities)")
-    else:
-        raise ValueError(f"{path}: not a CFR policy (an export of train.mccfr_moteno) nor an MCCFR checkpoint")
-    order = np.argsort(keys, kind="stable")
-    keys, policy = keys[order], policy[order].astype(np.float32)
-    if keys.size and (np.diff(keys) == 0).any():
-        raise ValueError(f"{path}: repeated information-set keys")
-    if int(header.get("team_size", 1)) != 1:
-        raise ValueError(f"{path}: a policy for team_size {header.get('team_size')}; the CFR bot plays 1 contra 1")
-    return keys, policy, header
 
 
 # ------------------------------------------------------------------------------------------
