@@ -57,6 +57,7 @@ from numba import njit
 
 from truque_env.engine import actions as A
 from truque_env.engine import observation as O
+from truque_env.engine.rng import fmix64, mix64
 from truque_env.rules.moteno import IS_PIEZA, TRUQUE_POWER, flor_value_nb, pares_value_nb
 
 ABSTRACTION_VERSION = 1
@@ -216,14 +217,6 @@ def power_code(o, coarse):
 
 
 @njit(cache=True)
-def _fmix(x):
-    x = np.uint64(x)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@njit(cache=True)
 def infoset_key(o):
     """The information-set key of the seat whose observation is ``o`` (int8, OBS_SIZE); never 0."""
     # word 1: cards, score context, where we are
@@ -287,7 +280,7 @@ def infoset_key(o):
     for flag in (4, 6):
         for r in range(2):
             w2 = w2 * 2 + _b(o[O.O_SEAT_FLAGS + 8 * flag + r])
-    h = _fmix(_fmix(np.uint64(w1) + np.uint64(0x9E3779B97F4A7C15)) ^ np.uint64(w2))
+    h = fmix64(mix64(w1) ^ np.uint64(w2))
     key = np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
     return key if key != 0 else np.int64(1)
 

@@ -91,6 +91,7 @@ from numba import njit
 from truque_env.cards import CARD_RANK, NUM_CARDS
 from truque_env.engine import actions as A
 from truque_env.engine import observation as O
+from truque_env.engine.rng import mix64_int, splitmix_next
 from truque_env.rules import moteno as M
 
 # ----------------------------------------------------------------------------------------------
@@ -309,14 +310,6 @@ def _decided(res: str):
             return 1.0 if res[0] == "W" else 0.0
         return 0.5  # pardas the three: by the mano (16.5), either team
     return None
-
-
-def _mix64(x: int) -> int:
-    """splitmix64 finaliser: a well-spread 64-bit hash of ``x``."""
-    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    return x ^ (x >> 31)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -615,7 +608,7 @@ class HeuristicPolicy:
         key = key * 131 + v.position * 17 + v.n
         key = key * 257 + v.mine * 101 + v.theirs
         key = key ^ (int(v.s["juegos"][0]) << 50) ^ (int(v.s["juegos"][1]) << 54)
-        h = _mix64(self._salt ^ _mix64(key * 8 + purpose))
+        h = mix64_int(self._salt ^ mix64_int(key * 8 + purpose))
         return (h >> 11) / float(1 << 53)
 
     # -- dispatch ------------------------------------------------------------------------------
@@ -1199,15 +1192,6 @@ class HeuristicPolicy:
 
 
 @njit(cache=True)
-def _next_rand(state):
-    state = (state + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
 def _result_of(res, nres):
     """1 won, 0 lost, 2 all pardas (by the mano), -1 undecided; res: 0 W, 1 L, 2 P (13.10, 16)."""
     w = 0
@@ -1297,7 +1281,7 @@ def _deal(n, my_hand, left, known, weak, deck, state, hands, cnt, power):
     left) and fill ``hands``/``cnt``; returns the new RNG state. Independent of my first card."""
     m = deck.shape[0]
     for i in range(m - 1, 0, -1):
-        state, z = _next_rand(state)
+        state, z = splitmix_next(state)
         j = _mod_small(z, i + 1) if i < NUM_CARDS else np.int64(z % np.uint64(i + 1))
         t = deck[i]
         deck[i] = deck[j]

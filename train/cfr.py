@@ -66,6 +66,7 @@ from numba import njit
 # importing truque_env (for its atomic JSON writer) also sets the numba cache folder
 from train import config
 from train.cfr_games import CHANCE, GAMES, TERMINAL, GameTree, load_game
+from truque_env.engine.rng import uniform01
 from truque_env.io import read_npz, write_json_atomic, write_npz_atomic
 
 SOLVERS = ("cfr", "cfr_plus", "lcfr", "dcfr", "mccfr_external", "mccfr_outcome")
@@ -85,19 +86,9 @@ CHECKPOINT_VERSION = 1
 
 
 @njit(cache=True)
-def _uniform(rng_state):
-    z = rng_state[0] + np.uint64(0x9E3779B97F4A7C15)
-    rng_state[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True)
 def _sample(probs, offset, n, rng_state):
     """An index k < n drawn with probability ``probs[offset + k]``."""
-    u = _uniform(rng_state)
+    u = uniform01(rng_state)
     acc = 0.0
     last = 0
     for k in range(n):

@@ -34,6 +34,7 @@ from truque_env.engine import actions as A
 from truque_env.engine import kernels as K
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O
+from truque_env.engine.rng import mix64, uniform01
 
 # ------------------------------------------------------------------------------------------
 # the trainer's kernels
@@ -44,26 +45,6 @@ MAX_DEPTH = 96
 I_FILL, I_STOP, I_NODES, I_MAX_FILL, I_MISSES, I_LOOKUPS = 0, 1, 2, 3, 4, 5
 INFO_SIZE = 8
 STOP_FULL, STOP_DEPTH = 1, 2
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(cache=True)
-def mix64(x):
-    x = np.uint64(x) + _GOLDEN
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@njit(cache=True)
-def uniform01(rng):
-    """A float in [0, 1) from the splitmix64 state ``rng[0]`` (advanced)."""
-    rng[0] = rng[0] + _GOLDEN
-    z = rng[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 # ------------------------------------------------------------------------------------------

@@ -1,4 +1,15 @@
-"""The table's own generator: splitmix64 kept inside the state (docs/engine.md, "Chance")."""
+"""splitmix64, once for the whole suite: the table's own generator kept inside the state
+(docs/engine.md, "Chance"), and the hashes and uniform draws of the bots and solvers.
+
+* ``splitmix_next(x)``: advance a state, return (new state, output);
+* ``fmix64(z)``: splitmix64's output function (a 64-bit finaliser), ``mix64(x) = fmix64(x + golden)``
+  the output for state ``x``;
+* ``uniform01(state)``: a float in [0, 1) from a one-element ``uint64`` state array, advanced;
+* ``mix64_int(x)``: ``mix64`` on Python integers, for Python callers (no numba call per hash).
+
+The plain-Python reference (tests/reference) writes its own on purpose: it must not share code
+with the engine it checks.
+"""
 
 from __future__ import annotations
 
@@ -31,13 +42,43 @@ def rng_set(s, x):
 
 
 @njit(cache=True)
+def fmix64(z):
+    """splitmix64's output function on a uint64."""
+    z = np.uint64(z)
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
 def splitmix_next(x):
     """Advance a splitmix64 state; returns (new state, output)."""
     x = x + _GOLDEN
-    z = x
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return x, z ^ (z >> np.uint64(31))
+    return x, fmix64(x)
+
+
+@njit(cache=True)
+def mix64(x):
+    """The splitmix64 output for state ``x``: a well-spread 64-bit hash of ``x``."""
+    return fmix64(np.uint64(x) + _GOLDEN)
+
+
+@njit(cache=True)
+def uniform01(state):
+    """A float in [0, 1) from the splitmix64 state ``state[0]`` (advanced): the top 53 bits."""
+    state[0], z = splitmix_next(state[0])
+    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+_M64 = (1 << 64) - 1
+
+
+def mix64_int(x: int) -> int:
+    """``mix64`` on Python integers (modulo 2**64)."""
+    x = (x + int(_GOLDEN)) & _M64
+    x = ((x ^ (x >> 30)) * int(_MIX1)) & _M64
+    x = ((x ^ (x >> 27)) * int(_MIX2)) & _M64
+    return x ^ (x >> 31)
 
 
 @njit(cache=True)
