@@ -29,3 +29,27 @@ def test_without_a_registered_loader_only_random_exists(monkeypatch):
     assert bot.act(np.zeros(4, dtype=np.int8), np.array([0, 1, 0, 1], dtype=np.uint8)) in (1, 3)
     with pytest.raises(ValueError, match="only 'random' is built in"):
         load_named("heuristic")
+
+
+class _EntryPoint:
+    def __init__(self, name, loader):
+        self.name, self._loader = name, loader
+
+    def load(self):
+        return self._loader
+
+
+def test_loaders_are_tried_in_turn(monkeypatch):
+    def agents_loader(name, seed=0):
+        raise ValueError(f"unknown policy {name!r}; known policies: random, heuristic")
+
+    def my_loader(name, seed=0):
+        if name != "mybot":
+            raise ValueError(f"not mine: {name!r}")
+        return RandomPolicy(seed)
+
+    eps = [_EntryPoint("zz_mine", my_loader), _EntryPoint("agents", agents_loader)]
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group=None: eps)
+    assert isinstance(load_named("mybot"), RandomPolicy)  # the second loader (by name) knows it
+    with pytest.raises(ValueError, match="known policies"):  # nobody does: the first one's reason
+        load_named("nobody")

@@ -71,13 +71,20 @@ POLICY_LOADERS = "truque_env.policies"  # the entry-point group of the policy lo
 
 
 def load_named(name: str, seed: int | None = 0):
-    """A policy by registry name or checkpoint path, from the registered loader (``ValueError``
-    if it does not know the name). Without a registered loader only ``random`` exists."""
+    """A policy by registry name or checkpoint path, from the registered loaders, tried in the
+    order of their entry-point names until one knows it (``ValueError`` with the first loader's
+    reason if none does). Without a registered loader only ``random`` exists."""
     from importlib.metadata import entry_points
 
     loaders = sorted(entry_points(group=POLICY_LOADERS), key=lambda ep: ep.name)
-    if loaders:
-        return loaders[0].load()(name, seed=seed)
+    first_error = None
+    for ep in loaders:
+        try:
+            return ep.load()(name, seed=seed)
+        except ValueError as exc:
+            first_error = first_error or exc
+    if first_error is not None:
+        raise first_error
     if name.strip() == "random":
         return RandomPolicy(seed)
     raise ValueError(f"unknown policy {name!r}: only 'random' is built in, and no installed package "
