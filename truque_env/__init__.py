@@ -1,5 +1,7 @@
 """truque_env: Truque Moteño (and the Truco family) as a numba-compiled, vectorised engine.
 
+The traditions of the family are registered by name: ``truque_env.traditions()`` lists them and
+``truque_env.valuations(name)`` gives their card and hand valuations (:mod:`truque_env.traditions`).
 Start with :class:`truque_env.Table` (scripted play, one table), the action catalogue in
 :mod:`truque_env.engine.actions` and the state machine in ``docs/engine.md``. Environments:
 ``truque_env.env()`` / ``raw_env()`` (PettingZoo AEC, :mod:`truque_env.pettingzoo_env`),
@@ -10,9 +12,10 @@ Start with :class:`truque_env.Table` (scripted play, one table), the action cata
 from truque_env import _jit_cache  # noqa: F401  (first: sets the numba cache folder)
 from truque_env.cards import card_str, parse  # noqa: I001
 from truque_env.table import Table
+from truque_env.traditions import traditions, valuations
 from truque_env.vector import VectorEnv
 
-__all__ = ["Table", "VectorEnv", "parse", "card_str", "env", "raw_env", "make_gym"]
+__all__ = ["Table", "VectorEnv", "parse", "card_str", "env", "raw_env", "make_gym", "traditions", "valuations"]
 __version__ = "0.1.0"
 
 # the environments import PettingZoo / Gymnasium (~0.3 s): loaded on first use

@@ -1,0 +1,56 @@
+"""The registry of traditions (truque_env.traditions) and the valuations API every tradition shares."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import truque_env
+from tests.reference import moteno_ref as R
+from truque_env.cards import card_str
+from truque_env.traditions import TraditionSpec, get
+
+
+def test_moteno_is_registered():
+    assert truque_env.traditions() == ("moteno",)
+    spec = get("moteno")
+    assert isinstance(spec, TraditionSpec) and spec.name == "moteno" and spec.team_sizes == (1, 2, 3, 4)
+    assert spec.env_name == truque_env.raw_env(team_size=1).metadata["name"]
+
+
+def test_an_unknown_tradition_is_a_clear_error_naming_the_known_ones():
+    for bad in ("argentino", "Moteno", "", None):
+        with pytest.raises(ValueError, match="unknown tradition .*known: moteno"):
+            truque_env.valuations(bad)
+
+
+def test_moteno_valuations_take_strings_and_ids():
+    v = truque_env.valuations("moteno")
+    assert v.hand_values("7E 6E 3B") == {"pares": 33, "flor": 0}  # 20 + 7 + 6 (Art. 5.5)
+    assert v.hand_values("7C 6C 1C") == {"pares": 33, "flor": 34}  # Art. 9.3: 20 + 7 + 6 + 1
+    assert v.hand_values([38, 26, 12]) == v.hand_values("11B 7E 3C")
+    assert v.power("11B") > v.power("10O") > v.power("11O") > v.power("1E")  # Art. 2: the piezas, la espada
+    assert v.power("3O") == v.power("3C")  # ruling 2: the same row ties
+    with pytest.raises(ValueError, match="no muestra"):
+        v.power("3O", turnup="4C")
+    with pytest.raises(ValueError, match="no muestra"):
+        v.hand_values("3O 4O 5O", turnup=0)
+    for bad in ("13C 1E 2E", "1E 1E 2E", "1E 2E", [0, 1, 40]):
+        with pytest.raises(ValueError):
+            v.hand_values(bad)
+    with pytest.raises(ValueError):
+        v.power("14B")
+
+
+def test_moteno_valuations_agree_with_the_reference_on_every_hand():
+    """All C(40, 3) = 9,880 hands, as strings, against the plain-Python reference (Arts. 2, 5, 9)."""
+    v = truque_env.valuations("moteno")
+    for hand in itertools.combinations(range(40), 3):
+        text = " ".join(card_str(c) for c in hand)
+        expected = {"pares": R.pares_value(hand), "flor": R.flor_value(hand) if R.has_flor(hand) else 0}
+        assert v.hand_values(text) == expected, text
+    ours = np.array([v.power(c) for c in range(40)])
+    theirs = np.array([R.truque_power(c) for c in range(40)])
+    assert (np.sign(ours[:, None] - ours[None, :]) == np.sign(theirs[:, None] - theirs[None, :])).all()
