@@ -75,12 +75,29 @@ def test_worker_state_goes_round_trip_and_a_failing_or_dead_worker_is_a_clear_er
         with pytest.raises(RuntimeError, match="rollout worker 0 of 2 failed in load_state"):
             workers.load_state({"workers": [{}, {}]})  # raises inside the workers
         ray_cluster.kill(workers.workers[1])
+        _wait_until_dead(ray_cluster, workers.workers[1])  # ray.kill is asynchronous: this test was flaky
         with pytest.raises(RuntimeError, match="rollout worker 1 of 2 failed in state"):
             workers.state()
     finally:
         workers.close()
     with pytest.raises(RuntimeError, match="has 2 CPUs; 4 workers need one each"):
         Workers(_tiny(tmp_path, num_workers=4))
+
+
+def _wait_until_dead(ray, actor, seconds: float = 30.0) -> None:
+    """Block until calls to ``actor`` fail (the kill has landed), at most ``seconds``."""
+    import time
+
+    from ray.exceptions import RayActorError
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            ray.get(actor.state.remote(), timeout=seconds)
+        except RayActorError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the killed actor still answered after {seconds:g} s")
 
 
 def _rollout_args(cfg):
