@@ -54,3 +54,27 @@ def test_moteno_valuations_agree_with_the_reference_on_every_hand():
     ours = np.array([v.power(c) for c in range(40)])
     theirs = np.array([R.truque_power(c) for c in range(40)])
     assert (np.sign(ours[:, None] - ours[None, :]) == np.sign(theirs[:, None] - theirs[None, :])).all()
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: truque_env.Table(team_size=1, **kw),
+    lambda **kw: truque_env.VectorEnv(2, team_size=1, **kw),
+    lambda **kw: truque_env.raw_env(team_size=1, **kw),
+    lambda **kw: truque_env.make_gym(seat=0, team_size=1, **kw),
+])
+def test_every_environment_takes_tradition_and_refuses_an_unknown_one(make):
+    env = make(tradition="moteno")
+    assert (env.aec if hasattr(env, "aec") else env).tradition == "moteno"  # the Gymnasium env wraps an AEC env
+    with pytest.raises(ValueError, match="unknown tradition 'argentino'; known: moteno"):
+        make(tradition="argentino")
+    with pytest.warns(DeprecationWarning, match="variant= is deprecated"):
+        make(variant="moteno")  # the old keyword, for one release
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="unknown variant 'uruguayo'"):
+        make(variant="uruguayo")
+
+
+def test_tradition_and_variant_must_agree():
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="disagree"):
+        truque_env.Table(tradition="argentino", variant="moteno")
+    t = truque_env.Table("moteno", team_size=2)  # positional, as variant was
+    assert t.tradition == t.variant == "moteno"

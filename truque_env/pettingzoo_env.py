@@ -149,7 +149,7 @@ from truque_env.engine import observation as O
 from truque_env.engine import vector_kernels as VK
 from truque_env.engine.batch import new_partida
 from truque_env.render import render_state
-from truque_env.table import validate_config
+from truque_env.table import resolve_tradition, validate_config
 
 EPISODES = ("mano", "juego", "partida")
 ILLEGAL_ACTIONS = ("raise", "penalty")
@@ -191,11 +191,13 @@ class raw_env(AECEnv, EzPickle):
 
     metadata = {"name": "truque_moteno_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
-    def __init__(self, variant: str = "moteno", team_size: int = 3, target: int = 30, juegos: int = 3,
+    def __init__(self, tradition: str = "moteno", team_size: int = 3, target: int = 30, juegos: int = 3,
                  episode: str = "juego", senas: bool = True, senas_per_mano: int = 1,
                  p_intercept: float = 0.1, scale_rewards: bool = False, illegal_action: str = "raise",
-                 render_mode: str | None = None, seed: int | None = None, max_cycles: int | None = None):
-        EzPickle.__init__(self, variant=variant, team_size=team_size, target=target, juegos=juegos,
+                 render_mode: str | None = None, seed: int | None = None, max_cycles: int | None = None,
+                 variant: str | None = None):
+        tradition = resolve_tradition(tradition, variant)
+        EzPickle.__init__(self, tradition=tradition, team_size=team_size, target=target, juegos=juegos,
                           episode=episode, senas=senas, senas_per_mano=senas_per_mano,
                           p_intercept=p_intercept, scale_rewards=scale_rewards,
                           illegal_action=illegal_action, render_mode=render_mode, seed=seed,
@@ -203,7 +205,7 @@ class raw_env(AECEnv, EzPickle):
         super().__init__()
         if not senas:
             senas_per_mano = 0
-        self._permille = validate_config(variant, team_size, target, juegos, senas_per_mano, p_intercept)
+        self._permille = validate_config(tradition, team_size, target, juegos, senas_per_mano, p_intercept)
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {', '.join(EPISODES)}, got {episode!r}")
         if illegal_action not in ILLEGAL_ACTIONS:
@@ -212,7 +214,8 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         if max_cycles is not None and (not isinstance(max_cycles, (int, np.integer)) or max_cycles < 1):
             raise ValueError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
-        self.variant, self.team_size, self.target, self.juegos = variant, int(team_size), int(target), int(juegos)
+        self.tradition, self.team_size, self.target, self.juegos = tradition, int(team_size), int(target), int(juegos)
+        self.variant = tradition  # the deprecated name
         self.episode, self.senas_per_mano, self.p_intercept = episode, int(senas_per_mano), p_intercept
         self.scale_rewards, self.illegal_action, self.render_mode = bool(scale_rewards), illegal_action, render_mode
         self.max_cycles = None if max_cycles is None else int(max_cycles)

@@ -11,6 +11,7 @@ Actions are given by name (``"envío 2 pares"``, ``"juego 7E"``) or id. An illeg
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,15 +20,30 @@ from truque_env.cards import card_str, hand_str, parse
 from truque_env.engine import actions as A
 from truque_env.engine import kernels as K
 from truque_env.engine import layout as L
+from truque_env.traditions import get as get_tradition
+from truque_env.traditions import traditions
 
-VARIANTS = ("moteno",)
 SOURCES = ("pares", "flores", "truque")
 
 
-def validate_config(variant, team_size, target, juegos, senas_per_mano, p_intercept) -> int:
+def resolve_tradition(tradition="moteno", variant=None) -> str:
+    """The tradition named by ``tradition=``, or by ``variant=``, its deprecated alias (kept for one
+    release); a ``ValueError`` naming the known traditions for an unknown one."""
+    if variant is not None:
+        warnings.warn("variant= is deprecated: use tradition=", DeprecationWarning, stacklevel=3)
+        if tradition not in ("moteno", variant):
+            raise ValueError(f"tradition={tradition!r} and variant={variant!r} disagree: give tradition= alone")
+        if variant not in traditions():
+            raise ValueError(f"unknown variant {variant!r} (variant= is the deprecated name of tradition=); "
+                             f"known traditions: {', '.join(traditions())}")
+        return variant
+    get_tradition(tradition)
+    return tradition
+
+
+def validate_config(tradition, team_size, target, juegos, senas_per_mano, p_intercept) -> int:
     """Check a table configuration; returns p_intercept in permille. Raises ValueError."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}; implemented: {', '.join(VARIANTS)}")
+    get_tradition(tradition)
     if not isinstance(team_size, (int, np.integer)) or not 1 <= team_size <= 4:
         raise ValueError(f"team_size must be 1..4 (Art. 3: tables of 2 to 8), got {team_size!r}")
     if not isinstance(target, (int, np.integer)) or not 2 <= target <= 100:
@@ -61,10 +77,12 @@ class Table:
     gives the juegos won by each team.
     """
 
-    def __init__(self, variant="moteno", team_size=1, target=30, juegos=3, senas_per_mano=1,
-                 p_intercept=0.1, seed=0):
-        permille = validate_config(variant, team_size, target, juegos, senas_per_mano, p_intercept)
-        self.variant, self.team_size, self.target = variant, int(team_size), int(target)
+    def __init__(self, tradition="moteno", team_size=1, target=30, juegos=3, senas_per_mano=1,
+                 p_intercept=0.1, seed=0, variant=None):
+        tradition = resolve_tradition(tradition, variant)
+        permille = validate_config(tradition, team_size, target, juegos, senas_per_mano, p_intercept)
+        self.tradition, self.team_size, self.target = tradition, int(team_size), int(target)
+        self.variant = tradition  # the deprecated name
         self.juegos_per_partida, self.senas_per_mano, self.p_intercept = int(juegos), int(senas_per_mano), p_intercept
         self.seed = int(seed)
         self.log: list[LogEntry] = []

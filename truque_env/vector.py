@@ -38,22 +38,24 @@ from truque_env.engine import batch as B
 from truque_env.engine import layout as L
 from truque_env.engine import observation as O
 from truque_env.engine import vector_kernels as VK
-from truque_env.table import validate_config
+from truque_env.table import resolve_tradition, validate_config
 
 EPISODES = {"mano": VK.EPISODE_MANO, "juego": VK.EPISODE_JUEGO, "partida": VK.EPISODE_PARTIDA}
 
 
 class VectorEnv:
-    def __init__(self, num_envs: int, variant: str = "moteno", team_size: int = 3, target: int = 30,
+    def __init__(self, num_envs: int, tradition: str = "moteno", team_size: int = 3, target: int = 30,
                  juegos: int = 3, episode: str = "juego", senas_per_mano: int = 1, p_intercept: float = 0.1,
-                 scale_rewards: bool = False, seed: int = 0):
-        permille = validate_config(variant, team_size, target, juegos, senas_per_mano, p_intercept)
+                 scale_rewards: bool = False, seed: int = 0, variant: str | None = None):
+        tradition = resolve_tradition(tradition, variant)
+        permille = validate_config(tradition, team_size, target, juegos, senas_per_mano, p_intercept)
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {sorted(EPISODES)}, got {episode!r}")
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self.num_envs = int(num_envs)
-        self.variant, self.team_size, self.target, self.juegos = variant, team_size, target, juegos
+        self.tradition, self.team_size, self.target, self.juegos = tradition, team_size, target, juegos
+        self.variant = tradition  # the deprecated name
         self.episode = episode
         self.n_players = 2 * team_size
         self.reward_scale = 1.0 / target if scale_rewards else 1.0
