@@ -1,4 +1,5 @@
-"""Policies by name: ``load_policy("random", seed=0)``; used by the console (``truque evaluate``).
+"""Policies by name: ``load_policy("random", seed=0, tradition="moteno")``; used by the console
+(``truque evaluate``) and, through the entry point ``truque_env.policies``, by the environments.
 
 Known names: ``random`` (``agents.base.RandomPolicy``), ``heuristic`` (``agents.heuristic``,
 imported only when asked for) and ``heuristic_sin_senas`` (the same bot ignoring its partners'
@@ -70,20 +71,34 @@ def _cfr(seed: int):
     return CFRPolicy(CFR_BOT, seed=seed)
 
 
-POLICIES = {"random": _random, "heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
-            "ppo": _ppo, "cfr": _cfr}
+# the bots of each tradition; random plays every tradition (it reads only the mask)
+BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas, "ppo": _ppo, "cfr": _cfr}}
+POLICIES = {"random": _random, **BOTS["moteno"]}  # Truque Moteño's, the default tradition
 
 
-def known_policies() -> list[str]:
-    return sorted(POLICIES)
+def known_policies(tradition: str = "moteno") -> list[str]:
+    """The registry names of the bots of ``tradition`` (a ValueError for an unknown tradition)."""
+    from truque_env.traditions import get
+
+    get(tradition)
+    return sorted({"random", *BOTS.get(tradition, {})})
 
 
-def load_policy(name_or_path: str, seed: int = 0):
-    """A fresh policy by registry name (seeded with ``seed``), or from a checkpoint path."""
+def load_policy(name_or_path: str, seed: int = 0, tradition: str = "moteno"):
+    """A fresh policy by registry name (seeded with ``seed``) for ``tradition``, or from a checkpoint
+    path. A bot that does not exist for the tradition is a ValueError naming the ones that do."""
     key = name_or_path.strip()
-    if key in POLICIES:
-        return POLICIES[key](seed)
+    known = known_policies(tradition)
+    if key == "random":
+        return _random(seed)
+    if key in BOTS.get(tradition, {}):
+        return BOTS[tradition][key](seed)
+    if any(key in bots for bots in BOTS.values()):
+        raise ValueError(f"no {key!r} bot for {tradition}; known policies for {tradition}: {', '.join(known)}")
     path = Path(key)
+    if path.suffix in (".npz", ".pt", ".pth", ".ckpt") and tradition != "moteno":
+        raise ValueError(f"checkpoint {key!r}: the PPO and CFR checkpoints are of Truque Moteño; "
+                         f"there is none for {tradition} yet")
     if path.suffix == ".npz":
         if not path.exists():
             raise ValueError(f"no CFR policy at {key!r}")
@@ -96,5 +111,5 @@ def load_policy(name_or_path: str, seed: int = 0):
         from agents.ppo_policy import PPOPolicy
 
         return PPOPolicy(path, seed=seed)
-    raise ValueError(f"unknown policy {name_or_path!r}; known policies: {', '.join(known_policies())} "
+    raise ValueError(f"unknown policy {name_or_path!r}; known policies: {', '.join(known)} "
                      "(or a path to a checkpoint)")

@@ -40,10 +40,10 @@ class _EntryPoint:
 
 
 def test_loaders_are_tried_in_turn(monkeypatch):
-    def agents_loader(name, seed=0):
+    def agents_loader(name, seed=0, tradition="moteno"):
         raise ValueError(f"unknown policy {name!r}; known policies: random, heuristic")
 
-    def my_loader(name, seed=0):
+    def my_loader(name, seed=0, tradition="moteno"):
         if name != "mybot":
             raise ValueError(f"not mine: {name!r}")
         return RandomPolicy(seed)
@@ -53,3 +53,25 @@ def test_loaders_are_tried_in_turn(monkeypatch):
     assert isinstance(load_named("mybot"), RandomPolicy)  # the second loader (by name) knows it
     with pytest.raises(ValueError, match="known policies"):  # nobody does: the first one's reason
         load_named("nobody")
+
+
+def test_bots_by_tradition(monkeypatch):
+    import sys
+
+    from agents.registry import known_policies, load_policy
+
+    T = sys.modules["truque_env.traditions"]  # the module (truque_env.traditions is the function)
+
+    assert known_policies() == known_policies("moteno") == ["cfr", "heuristic", "heuristic_sin_senas", "ppo", "random"]
+    with pytest.raises(ValueError, match="unknown tradition 'nope'"):
+        load_policy("random", tradition="nope")
+    # a registered tradition without bots of its own (made up here): random plays it, the others are refused
+    fake = T.TraditionSpec("fake", "Fake", "none", (1,), 30, ("a", "b", "c"), "fake_v0", T.valuations("moteno"))
+    registered = {"moteno": T.get("moteno"), "fake": fake}
+    monkeypatch.setattr(T, "_registry", lambda: registered)
+    assert known_policies("fake") == ["random"]
+    assert isinstance(load_policy("random", seed=1, tradition="fake"), RandomPolicy)
+    with pytest.raises(ValueError, match="no 'heuristic' bot for fake; known policies for fake: random"):
+        load_policy("heuristic", tradition="fake")
+    with pytest.raises(ValueError, match="checkpoints are of Truque Moteño"):
+        load_policy("agents/checkpoints/ppo_moteno_3v3.pt", tradition="fake")

@@ -84,7 +84,7 @@ class LegalDiscrete(spaces.Discrete):
         return f"LegalDiscrete({self.n})"
 
 
-def _policies_for(spec, seats: list[int], n: int, role: str) -> tuple[dict[int, object], list[int]]:
+def _policies_for(spec, seats: list[int], n: int, role: str, tradition: str = "moteno") -> tuple[dict[int, object], list[int]]:
     """The policy of each seat in ``seats``, and the seats whose policy is a built-in one."""
     if isinstance(spec, (list, tuple)):
         if len(spec) == len(seats):
@@ -103,7 +103,7 @@ def _policies_for(spec, seats: list[int], n: int, role: str) -> tuple[dict[int, 
             builtin.append(q)
         elif isinstance(p, str):  # a bot by name ("heuristic") or a checkpoint path (the registered loader)
             try:
-                p = load_named(p, seed=q)
+                p = load_named(p, seed=q, tradition=tradition)
             except ValueError as exc:
                 raise ValueError(f"{role}: {exc}") from None
         elif not callable(getattr(p, "act", None)):
@@ -136,8 +136,8 @@ class TruqueGymEnv(gym.Env, EzPickle):
         self.agent = self.aec.possible_agents[self.seat]
         partner_seats = [q for q in range(n) if q % 2 == self.team and q != self.seat]
         rival_seats = [q for q in range(n) if q % 2 != self.team]
-        mine, b_mine = _policies_for(partners, partner_seats, n, "partners")
-        rivals, b_rivals = _policies_for(opponents, rival_seats, n, "opponents")
+        mine, b_mine = _policies_for(partners, partner_seats, n, "partners", self.aec.tradition)
+        rivals, b_rivals = _policies_for(opponents, rival_seats, n, "opponents", self.aec.tradition)
         #: the policy at every other seat
         self.policies = {**mine, **rivals}
         #: the seats whose policy was built here from "random" (reseeded by reset(seed=...))

@@ -70,7 +70,7 @@ class RandomPolicy:
 POLICY_LOADERS = "truque_env.policies"  # the entry-point group of the policy loaders
 
 
-def load_named(name: str, seed: int | None = 0):
+def load_named(name: str, seed: int | None = 0, tradition: str = "moteno"):
     """A policy by registry name or checkpoint path, from the registered loaders, tried in the
     order of their entry-point names until one knows it (``ValueError`` with the first loader's
     reason if none does). Without a registered loader only ``random`` exists."""
@@ -80,7 +80,7 @@ def load_named(name: str, seed: int | None = 0):
     first_error = None
     for ep in loaders:
         try:
-            return ep.load()(name, seed=seed)
+            return ep.load()(name, seed=seed, tradition=tradition)
         except ValueError as exc:
             first_error = first_error or exc
     if first_error is not None:

@@ -18,6 +18,9 @@ tradition's hand values: ``{"pares": ..., "flor": ...}`` in Moteño), with cards
 strings (``"7E 6E 3B"``) or card ids. ``turnup`` is the muestra or vira of the traditions that
 turn one up; giving one to a tradition without it is a ``ValueError``.
 
+(``truque_env.traditions`` as an attribute of the package is the function; import from this module
+with ``from truque_env.traditions import get, TraditionSpec``.)
+
 This module is the seam of the family (docs/engine.md): today it registers Truque Moteño, whose
 engine is still ``truque_env.engine``; the environments take ``tradition=`` next.
 """
