@@ -73,7 +73,6 @@ def _cfr(seed: int):
 
 # the bots of each tradition; random plays every tradition (it reads only the mask)
 BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas, "ppo": _ppo, "cfr": _cfr}}
-POLICIES = {"random": _random, **BOTS["moteno"]}  # Truque Moteño's, the default tradition
 
 
 def known_policies(tradition: str = "moteno") -> list[str]:
