@@ -111,6 +111,8 @@ def main(argv=None):
         "num_tables": num_tables,
         "repeats": repeats,
         "team_sizes": {},
+        # a figure taken while another job shared the cores is not a figure
+        "load_average_before": os.getloadavg(),
     }
     for team_size in (1, 2, 3, 4):
         fused = bench_fused(team_size, num_tables, manos, repeats)
@@ -119,7 +121,9 @@ def main(argv=None):
         print(f"{team_size}v{team_size}: fused {fused['manos_per_s']:>11,.0f} manos/s "
               f"{fused['decisions_per_s']:>12,.0f} decisions/s | python loop "
               f"{loop['decisions_per_s']:>11,.0f} decisions/s")
-    print(f"state: {L.STATE_BYTES} bytes per table")
+    results["load_average_after"] = os.getloadavg()
+    print(f"state: {L.STATE_BYTES} bytes per table; load average {results['load_average_before']} before, "
+          f"{results['load_average_after']} after")
     write_json_atomic(args.out, results)
     print(f"wrote {args.out}")
 
