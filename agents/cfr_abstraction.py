@@ -1,6 +1,6 @@
 """The abstraction of the 1 contra 1 MCCFR bot: information-set keys and abstract actions.
 
-**Everything reads only the acting seat's observation vector** (``truque_env.engine.observation``)
+**Everything reads only the acting seat's observation vector** (``truque_env.traditions.moteno.observation``)
 and the engine's legal mask: the trainer (``train.mccfr_kernels``, ``train.mccfr_moteno``) calls
 the observation kernel on the state it explores, the bot (``agents.cfr_policy``) is handed the
 same observation, so both compute the same key and the same abstract actions. It lives on the
@@ -55,10 +55,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from truque_env.engine import actions as A
-from truque_env.engine import observation as O
 from truque_env.engine.rng import fmix64, mix64
-from truque_env.rules.moteno import IS_PIEZA, TRUQUE_POWER, flor_value_nb, pares_value_nb
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import observation as O
+from truque_env.traditions.moteno.rules import IS_PIEZA, TRUQUE_POWER, flor_value_nb, pares_value_nb
 
 ABSTRACTION_VERSION = 1
 NUM_ABSTRACT = 17

@@ -26,7 +26,8 @@ import numpy as np
 
 from agents import cfr_abstraction as CA
 from agents.cfr_files import load_policy_file
-from truque_env.engine import observation as O
+from truque_env.settings import check_made_for
+from truque_env.traditions.moteno import observation as O
 
 _TEAM_ONE = O.O_TEAM_SIZE  # the team_size one-hot: index 0 is 1 contra 1
 
@@ -34,11 +35,13 @@ _TEAM_ONE = O.O_TEAM_SIZE  # the team_size one-hot: index 0 is 1 contra 1
 class CFRPolicy:
     """A bot sampling the average strategy of an MCCFR run (see the module doc)."""
 
-    def __init__(self, path, seed: int | None = 0):
+    def __init__(self, path, seed: int | None = 0, tradition: str = "moteno"):
         self.path = Path(path)
         if not self.path.exists():
             raise ValueError(f"no CFR policy at {str(self.path)!r}")
         self.keys, self.policy, self.header = load_policy_file(self.path)
+        # the game it was solved for, with its observation and action sizes (older files: Moteño's)
+        check_made_for(self.header.get("settings") or self.header, tradition, f"{self.path}")
         self.name = f"cfr:{self.path.name}"
         self.rng = np.random.default_rng(seed)
         self.lookups = 0

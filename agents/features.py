@@ -1,4 +1,4 @@
-"""The network's input: the observation (``truque_env.engine.observation``) as sparse features.
+"""The network's input: the observation (``truque_env.traditions.moteno.observation``) as sparse features.
 
 Two changes from the raw int8 vector, both fixed (nothing learned here):
 
@@ -24,10 +24,15 @@ import numpy as np
 from numba import njit, prange
 
 from agents.sparse_linear import build_csr
-from truque_env.engine import actions as A
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
-from truque_env.rules.moteno import TRUQUE_POWER, flor_value_nb, is_reservada_nb, pares_value_nb
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno import observation as O
+from truque_env.traditions.moteno.rules import (
+    TRUQUE_POWER,
+    flor_value_nb,
+    is_reservada_nb,
+    pares_value_nb,
+)
 
 HISTORY_START, (HISTORY_LEN, _) = O.SLICES["history"]
 ENTRY_WIDTH = L.MAX_PLAYERS + A.NUM_ACTIONS

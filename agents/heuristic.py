@@ -1,6 +1,6 @@
 """``HeuristicPolicy``: a rule-based truquista for Truque Moteño that reads only what a player sees.
 
-It decides from the observation tensor (``truque_env.engine.observation``) and the legal mask,
+It decides from the observation tensor (``truque_env.traditions.moteno.observation``) and the legal mask,
 never from the engine state, so it plays in every interface (vector env, PettingZoo, Gymnasium,
 the console). Whatever it prefers, it only ever returns an action whose mask entry is 1.
 
@@ -89,10 +89,10 @@ import numpy as np
 from numba import njit
 
 from truque_env.cards import CARD_RANK, NUM_CARDS
-from truque_env.engine import actions as A
-from truque_env.engine import observation as O
 from truque_env.engine.rng import mix64_int, splitmix_next
-from truque_env.rules import moteno as M
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import observation as O
+from truque_env.traditions.moteno import rules as M
 
 # ----------------------------------------------------------------------------------------------
 # configuration

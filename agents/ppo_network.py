@@ -11,8 +11,8 @@ from torch import nn
 
 from agents import features as F
 from agents.sparse_linear import SparseLinear, int8_csr
-from truque_env.engine import actions as A
-from truque_env.engine import observation as O
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import observation as O
 
 # ------------------------------------------------------------------------------------------
 # the network

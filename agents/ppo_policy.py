@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from truque_env.engine import observation as O
+from truque_env.settings import check_made_for
+from truque_env.traditions.moteno import observation as O
 
 
 class PPOPolicy:
@@ -17,13 +18,15 @@ class PPOPolicy:
     ``train.ppo`` is a clear ``ValueError``.
     """
 
-    def __init__(self, path, seed: int = 0, greedy: bool = False):
+    def __init__(self, path, seed: int = 0, greedy: bool = False, tradition: str = "moteno"):
         from agents.ppo_checkpoint import read_checkpoint
         from agents.ppo_network import Agent
 
         self.path = Path(path)
         ckpt = read_checkpoint(self.path)
         cfg = ckpt["config"]
+        # the game it was trained for, with its observation and action sizes (older files: Moteño's)
+        check_made_for(ckpt.get("settings") or cfg, tradition, f"{self.path}")
         self.agent = Agent(int(cfg["hidden"]), bool(cfg["centralized_critic"]), hand_features=bool(cfg["hand_features"]))
         missing, unexpected = self.agent.load_state_dict(ckpt["model"], strict=False)
         if unexpected or any(k.startswith("actor") for k in missing):  # the critic may be left out (export)

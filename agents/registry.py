@@ -95,20 +95,17 @@ def load_policy(name_or_path: str, seed: int = 0, tradition: str = "moteno"):
     if any(key in bots for bots in BOTS.values()):
         raise ValueError(f"no {key!r} bot for {tradition}; known policies for {tradition}: {', '.join(known)}")
     path = Path(key)
-    if path.suffix in (".npz", ".pt", ".pth", ".ckpt") and tradition != "moteno":
-        raise ValueError(f"checkpoint {key!r}: the PPO and CFR checkpoints are of Truque Moteño; "
-                         f"there is none for {tradition} yet")
     if path.suffix == ".npz":
         if not path.exists():
             raise ValueError(f"no CFR policy at {key!r}")
         from agents.cfr_policy import CFRPolicy
 
-        return CFRPolicy(path, seed=seed)
+        return CFRPolicy(path, seed=seed, tradition=tradition)
     if path.suffix in (".pt", ".pth", ".ckpt") or path.exists():
         if not path.exists():
             raise ValueError(f"no checkpoint at {key!r}")
         from agents.ppo_policy import PPOPolicy
 
-        return PPOPolicy(path, seed=seed)
+        return PPOPolicy(path, seed=seed, tradition=tradition)
     raise ValueError(f"unknown policy {name_or_path!r}; known policies: {', '.join(known)} "
                      "(or a path to a checkpoint)")

@@ -26,10 +26,10 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from truque_env.engine import actions as A
-from truque_env.engine import batch as B
-from truque_env.engine import layout as L
 from truque_env.io import write_json_atomic
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import batch as B
+from truque_env.traditions.moteno import layout as L
 
 
 def _tables(num_tables, team_size, seed):

@@ -33,9 +33,9 @@ import numpy as np
 from tests.reference.moteno_ref import RefTable
 from truque_env import Table
 from truque_env.cards import card_id
-from truque_env.engine import actions as A
-from truque_env.engine import kernels as K
-from truque_env.engine import layout as L
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import kernels as K
+from truque_env.traditions.moteno import layout as L
 
 # --------------------------------------------------------------------------------------------
 # kinds of action, for the styles

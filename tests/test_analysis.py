@@ -13,8 +13,8 @@ from agents.heuristic import honest_sena
 from agents.registry import load_policy
 from train import analysis as AN
 from train.evaluate import MatchStats
-from truque_env.engine import actions as A
-from truque_env.engine import observation as O
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import observation as O
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SENAS = slice(O.O_SENAS, O.O_SENAS + 8 * A.NUM_SENAS)

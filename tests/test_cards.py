@@ -20,6 +20,8 @@ from truque_env.cards import (
     parse,
     parse_card,
 )
+from truque_env.traditions import get as get_tradition
+from truque_env.traditions.moteno.rules import CARD_NICKNAME
 
 # Written out from the module docstring, not taken from the module's tables.
 SUIT_LETTERS = "OCEB"
@@ -158,7 +160,10 @@ def test_hand_str():
     ],
 )
 def test_nicknames(text, nickname, base):
-    assert card_name(parse_card(text)) == f"{base} ({nickname})"
+    """Art. 2: the nicknames are Moteño's (the tradition's table); the card alone has its base name."""
+    assert card_name(parse_card(text), CARD_NICKNAME) == f"{base} ({nickname})"
+    assert get_tradition("moteno").card_name(parse_card(text)) == f"{base} ({nickname})"
+    assert card_name(parse_card(text)) == base
 
 
 @pytest.mark.parametrize(
@@ -171,7 +176,7 @@ def test_nicknames(text, nickname, base):
     ],
 )
 def test_card_name_without_nickname(text, name):
-    assert card_name(parse_card(text)) == name
+    assert card_name(parse_card(text), CARD_NICKNAME) == name
 
 
 def test_every_card_has_a_name():

@@ -10,11 +10,11 @@ import pytest
 from numba import njit
 
 from truque_env import Table
-from truque_env.engine import actions as A
-from truque_env.engine import batch as B
-from truque_env.engine import kernels as K
-from truque_env.engine import layout as L
 from truque_env.engine.rng import splitmix_next
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import batch as B
+from truque_env.traditions.moteno import kernels as K
+from truque_env.traditions.moteno import layout as L
 
 # error codes of the invariant kernel
 EMPTY_MASK, NEGATIVE_CHINAS, FALTA_CAP, BAD_HAND, DUPLICATE_CARD, ILLEGAL_CARD, BAD_TO_ACT = range(1, 8)
@@ -252,7 +252,7 @@ def _longest_mano(s, n_manos, seed):
 
 @pytest.mark.parametrize("team_size", [1, 2, 3, 4])
 def test_metadata_bounds_hold_under_random_play(team_size):
-    from truque_env.engine import metadata as M
+    from truque_env.traditions.moteno import metadata as M
 
     t = Table(team_size=team_size, seed=9, senas_per_mano=2)
     longest, most = _longest_mano(t.state, 5000, 9)

@@ -20,10 +20,10 @@ from train.evaluate import (
 )
 from train.league import bradley_terry, run_league
 from truque_env.cards import card_id
-from truque_env.engine import actions as A
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
-from truque_env.rules.moteno import TRUQUE_POWER, pares_value
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno import observation as O
+from truque_env.traditions.moteno.rules import TRUQUE_POWER, pares_value
 
 PERRO = card_id(11, "B")
 SENA_PERRO = A.SENA_BASE + A.SENA_NAMES.index("perro")

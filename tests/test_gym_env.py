@@ -12,10 +12,10 @@ from gymnasium.utils.env_checker import check_env
 
 import truque_env
 from agents.base import RandomPolicy
-from truque_env.engine import actions as A
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
 from truque_env.gym_env import LegalDiscrete, TruqueGymEnv
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno import observation as O
 
 
 @pytest.fixture(autouse=True)

@@ -19,11 +19,11 @@ from agents.base import RandomPolicy, act_batch
 from agents.heuristic import HeuristicConfig, HeuristicPolicy, View, honest_sena
 from truque_env import Table
 from truque_env.cards import CARD_RANK, parse
-from truque_env.engine import actions as A
-from truque_env.engine import kernels as K
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
-from truque_env.rules.moteno import flor_value
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import kernels as K
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno import observation as O
+from truque_env.traditions.moteno.rules import flor_value
 from truque_env.vector import VectorEnv
 
 PHASES = ("blind", "close", "cante", "play", "flor_round", "flor_envite", "answer", "done", "reservada")

@@ -18,8 +18,11 @@ ROOT = Path(__file__).resolve().parents[1]
 # (module prefix, layer); the longest matching prefix decides
 LAYERS = (
     ("truque_env._jit_cache", 0), ("truque_env.io", 0), ("truque_env.cards", 0), ("truque_env.engine", 0),
-    ("truque_env.rules", 0),
     ("truque_env.traditions", 1),
+    # deprecated aliases of the Moteño modules that moved into its tradition package (one release)
+    *((f"truque_env.engine.{m}", 1) for m in ("layout", "actions", "kernels", "observation", "batch",
+                                                "vector_kernels", "metadata")),
+    ("truque_env.rules", 1), ("truque_env.render", 1),
     ("truque_env", 2),  # the environments: Table, VectorEnv, PettingZoo, Gymnasium, policies by name
     ("agents", 3),
     ("train", 4),

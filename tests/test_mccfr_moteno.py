@@ -22,8 +22,8 @@ from train.mccfr_moteno import (
     load_checkpoint,
     train,
 )
-from truque_env.engine import actions as A
-from truque_env.engine import observation as O
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import observation as O
 from truque_env.vector import VectorEnv
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from truque_env import Table
-from truque_env.engine import actions as A
-from truque_env.engine import kernels as K
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import kernels as K
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno import observation as O
 from truque_env.vector import RewardAccumulator, VectorEnv
 
 

@@ -15,11 +15,11 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import truque_env
-from truque_env.engine import actions as A
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
 from truque_env.pettingzoo_env import raw_env
-from truque_env.render import render_state
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno import observation as O
+from truque_env.traditions.moteno.render import render_state
 from truque_env.vector import VectorEnv
 
 TEAM_SIZES = (1, 2, 3, 4)

@@ -11,8 +11,8 @@ import pytest
 from rich.console import Console
 
 from truque_cli.play import GOODBYE, PROMPT, ChoiceError, PlayConfig, load_bot, parse_choice, play
-from truque_env.engine import actions as A
-from truque_env.engine import observation as O
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import observation as O
 
 
 def console() -> Console:

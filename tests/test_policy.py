@@ -56,6 +56,7 @@ def test_loaders_are_tried_in_turn(monkeypatch):
 
 
 def test_bots_by_tradition(monkeypatch):
+    import dataclasses
     import sys
 
     from agents.registry import known_policies, load_policy
@@ -66,12 +67,15 @@ def test_bots_by_tradition(monkeypatch):
     with pytest.raises(ValueError, match="unknown tradition 'nope'"):
         load_policy("random", tradition="nope")
     # a registered tradition without bots of its own (made up here): random plays it, the others are refused
-    fake = T.TraditionSpec("fake", "Fake", "none", (1,), 30, ("a", "b", "c"), "fake_v0", T.valuations("moteno"))
+    fake = dataclasses.replace(T.get("moteno"), name="fake", title="Fake", env_name="fake_v0")
     registered = {"moteno": T.get("moteno"), "fake": fake}
     monkeypatch.setattr(T, "_registry", lambda: registered)
     assert known_policies("fake") == ["random"]
     assert isinstance(load_policy("random", seed=1, tradition="fake"), RandomPolicy)
     with pytest.raises(ValueError, match="no 'heuristic' bot for fake; known policies for fake: random"):
         load_policy("heuristic", tradition="fake")
-    with pytest.raises(ValueError, match="checkpoints are of Truque Moteño"):
+    # a checkpoint records the game it was made for, and is refused for another
+    with pytest.raises(ValueError, match="ppo_moteno_3v3.pt was made for moteno, not for fake"):
         load_policy("agents/checkpoints/ppo_moteno_3v3.pt", tradition="fake")
+    with pytest.raises(ValueError, match="cfr_moteno_1v1.npz was made for moteno, not for fake"):
+        load_policy("agents/checkpoints/cfr_moteno_1v1.npz", tradition="fake")

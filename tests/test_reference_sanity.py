@@ -20,7 +20,7 @@ from tests.reference.moteno_ref import (
     truque_power,
 )
 from truque_env.cards import parse
-from truque_env.engine.actions import (
+from truque_env.traditions.moteno.actions import (
     ACTION_NAMES,
     BARAJA,
     NO_VALE,

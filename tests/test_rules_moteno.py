@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from truque_env.engine.actions import action_id
+from truque_env.traditions.moteno.actions import action_id
 
 # ---------------------------------------------------------------------------------------------
 # helpers

@@ -8,8 +8,8 @@ import torch
 
 from agents import features as F
 from agents.sparse_linear import SparseLinear, int8_csr
-from truque_env.engine import actions as A
-from truque_env.engine import observation as O
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import observation as O
 from truque_env.vector import VectorEnv
 
 

@@ -31,8 +31,8 @@ from train.truque_reduced import (
     state_infostate_name,
     utility,
 )
-from truque_env.engine import kernels as K
-from truque_env.engine import layout as L
+from truque_env.traditions.moteno import kernels as K
+from truque_env.traditions.moteno import layout as L
 
 CONFIGS = Path(__file__).parents[1] / "configs"
 SIX = ("1E", "7O", "3C", "2B", "12C", "5O")
@@ -81,7 +81,7 @@ def test_named_decks_hold_no_flor():
     from itertools import combinations
 
     from truque_env.cards import parse
-    from truque_env.rules.moteno import flor_value
+    from truque_env.traditions.moteno.rules import flor_value
 
     for cfg in REDUCED_GAMES.values():
         assert all(flor_value(list(h)) == 0 for h in combinations(parse(list(cfg.deck)), 3)), cfg.name

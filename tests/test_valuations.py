@@ -1,4 +1,4 @@
-"""Truque Moteño valuations (``truque_env.rules.moteno``) against the Reglamento del Truque Moteño.
+"""Truque Moteño valuations (``truque_env.traditions.moteno.rules``) against the Reglamento del Truque Moteño.
 
 Source: ``/work/shared/seeds/000_a3a1ca8e9494fdbc.txt`` (Arts. 2, 5, 9, 10.15, 13.2) and ruling 2 of
 ``/work/shared/rules/README.md`` (reyes > caballos > sotas; cards in the same row tie).
@@ -18,7 +18,7 @@ import random
 import pytest
 
 from truque_env.cards import NUM_CARDS, parse
-from truque_env.rules.moteno import (
+from truque_env.traditions.moteno.rules import (
     CARD_NICKNAME,
     PARES_CARD_VALUE,
     flor_value,

@@ -117,12 +117,12 @@ from train.evaluate import (
     play_match,
     wilson,
 )
-from truque_env.engine import actions as A
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
 from truque_env.io import atomic_output, write_json_atomic
-from truque_env.rules.moteno import CASCABEL, MATA_OROS, TRUQUE_POWER
-from truque_env.table import validate_config
+from truque_env.settings import MatchSettings
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno import observation as O
+from truque_env.traditions.moteno.rules import CASCABEL, MATA_OROS, TRUQUE_POWER
 from truque_env.vector import VectorEnv
 
 LN2 = math.log(2.0)
@@ -154,7 +154,7 @@ def _check_positive(name: str, value) -> int:
 
 def _check_table(team_size, p_intercept, senas_per_mano=1) -> None:
     """The table configuration, checked before any play (the engine's own messages)."""
-    validate_config("moteno", team_size, 30, 3, senas_per_mano, p_intercept)
+    MatchSettings("moteno", team_size, 30, 3, senas_per_mano, p_intercept)
 
 
 @dataclass

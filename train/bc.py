@@ -12,6 +12,7 @@ checkpoint; the PPO trainer writes those).
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,17 +21,18 @@ import numpy as np
 import torch
 from torch import nn
 
-from truque_env.engine import actions as A
-from truque_env.engine import observation as O
 from truque_env.io import read_npz, write_json_atomic, write_npz_atomic
+from truque_env.settings import MatchSettings, check_made_for
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import observation as O
 from truque_env.vector import VectorEnv
 
 
 def collect(policy, team_size: int, decisions: int, num_envs: int = 256, seed: int = 0, target: int = 30,
-            p_intercept: float = 0.1, progress: bool = False) -> dict[str, np.ndarray]:
+            p_intercept: float = 0.1, progress: bool = False, tradition: str = "moteno") -> dict[str, np.ndarray]:
     """``decisions`` decisions of ``policy`` (an object with ``act_batch``) playing every seat."""
-    env = VectorEnv(num_envs, team_size=team_size, target=target, episode="juego", p_intercept=p_intercept,
-                    seed=seed)
+    env = VectorEnv(num_envs, settings=MatchSettings(tradition, team_size, target, p_intercept=p_intercept),
+                    episode="juego", seed=seed)
     obs, mask, _, _ = env.reset()
     out_obs = np.empty((decisions, O.OBS_SIZE), dtype=np.int8)
     out_mask = np.empty((decisions, A.NUM_ACTIONS), dtype=np.uint8)
@@ -49,16 +51,22 @@ def collect(policy, team_size: int, decisions: int, num_envs: int = 256, seed: i
             print(f"\r{n:,} decisions, {n / (time.perf_counter() - t0):,.0f}/s", end="", flush=True)
     if progress:
         print()
-    return {"obs": out_obs, "mask": out_mask, "action": out_action}
+    # the game the decisions were made in, with its observation and action sizes (load_dataset checks it)
+    return {"obs": out_obs, "mask": out_mask, "action": out_action,
+            "settings": np.array(json.dumps(env.settings.to_dict()))}
 
 
 def save_dataset(path: Path, data: dict[str, np.ndarray]) -> None:
     write_npz_atomic(path, data)
 
 
-def load_dataset(path: Path) -> dict[str, np.ndarray]:
+def load_dataset(path: Path, tradition: str = "moteno") -> dict[str, np.ndarray]:
+    """The decisions of a dataset made for ``tradition`` (a dataset of another game, or of other
+    observation or action sizes, is a ValueError; one without a record is Moteño's)."""
     arrays = read_npz(path, "behaviour-cloning dataset")
-    data = {k: arrays[k] for k in ("obs", "mask", "action")}
+    record = json.loads(str(arrays["settings"])) if "settings" in arrays else None
+    check_made_for(record, tradition, f"{path}")
+    data = {k: arrays[k] for k in ("obs", "mask", "action", "settings") if k in arrays}
     n = data["action"].shape[0]
     if data["obs"].shape != (n, O.OBS_SIZE) or data["mask"].shape != (n, A.NUM_ACTIONS):
         raise ValueError(f"{path}: arrays of the wrong shape for this observation ({O.OBS_SIZE}) and actions")
@@ -98,6 +106,7 @@ class BCCollectConfig:
     """Collect a bot's decisions for behaviour cloning."""
 
     policy: str = "heuristic"
+    tradition: str = "moteno"
     team_size: int = 3
     decisions: int = 1_000_000
     num_envs: int = 256
@@ -112,13 +121,13 @@ def main(argv=None):
 
     cfg = tyro.cli(BCCollectConfig, args=argv)
     t0 = time.perf_counter()
-    data = collect(load_policy(cfg.policy, seed=cfg.seed), cfg.team_size, cfg.decisions, cfg.num_envs, cfg.seed,
-                   progress=True)
+    data = collect(load_policy(cfg.policy, seed=cfg.seed, tradition=cfg.tradition), cfg.team_size, cfg.decisions,
+                   cfg.num_envs, cfg.seed, progress=True, tradition=cfg.tradition)
     seconds = time.perf_counter() - t0
     save_dataset(cfg.out, data)
     # what made the dataset and how long it took (a training budget counts it), beside it
     write_json_atomic(cfg.out.with_suffix(".json"), {
-        "policy": cfg.policy, "team_size": cfg.team_size, "decisions": cfg.decisions, "num_envs": cfg.num_envs,
+        "policy": cfg.policy, "tradition": cfg.tradition, "team_size": cfg.team_size, "decisions": cfg.decisions, "num_envs": cfg.num_envs,
         "seed": cfg.seed, "seconds": round(seconds, 1), "sha256_action": hashlib.sha256(data["action"]).hexdigest()})
     print(f"wrote {cfg.out} in {seconds / 60:.1f} min")
 

@@ -2,6 +2,9 @@
 
 ``from_toml(cls, path, section, **overrides)`` reads ``[section]`` of a TOML file (unknown keys are
 a clear error; strings become ``Path`` and lists tuples where the field says so);
+The game itself may be given in an ``[env]`` table (``tradition``, ``team_size``, ``target``,
+``senas_per_mano``, ``p_intercept``, ``episode``: the match settings, ``truque_env.settings``),
+beside ``[section]``; ``match_settings(cfg)`` gives them as one ``MatchSettings``.
 ``cli(cls, argv, prog, section)`` parses ``[--config FILE.toml] [--setting value ...]`` with tyro,
 the file giving the defaults and the flags overriding them; ``to_dict`` is the plain form stored in
 checkpoints. The dataclass's ``validate()`` is called on what comes out.
@@ -12,6 +15,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from truque_env.settings import MatchSettings
+
 
 def from_toml(cls, path: Path, section: str, **overrides):
     try:
@@ -19,9 +24,22 @@ def from_toml(cls, path: Path, section: str, **overrides):
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib
     with open(path, "rb") as f:
-        data = tomllib.load(f)
-    data = data.get(section, data)
+        raw = tomllib.load(f)
+    data = dict(raw.get(section, raw))
     fields = {f.name: str(f.type) for f in dataclasses.fields(cls)}
+    env = raw.get("env", {}) if section in raw else data.pop("env", {})
+    if env:  # the game: [env] tradition = "moteno", team_size = 3, ... (truque_env.settings.MatchSettings)
+        if not isinstance(env, dict):
+            raise ValueError(f"{path}: [env] must be a table of match settings")
+        game = {f.name for f in dataclasses.fields(MatchSettings)} | {"episode"}
+        bad = sorted(k for k in env if k not in game or k not in fields)
+        if bad:
+            raise ValueError(f"{path}: [env] {bad[0]!r} is not a match setting of this config; "
+                             f"known: {sorted(k for k in game if k in fields)}")
+        twice = sorted(set(env) & set(data))
+        if twice:
+            raise ValueError(f"{path}: {twice[0]!r} given in [env] and in [{section}]: give it once")
+        data.update(env)
     unknown = sorted(set(data) - set(fields))
     if unknown:
         raise ValueError(f"{path}: unknown settings {unknown}; known: {sorted(fields)}")
@@ -50,6 +68,17 @@ def cli(cls, argv, prog: str, section: str):
     cfg = tyro.cli(cls, default=default, args=args, prog=prog)
     cfg.validate()
     return cfg
+
+
+def match_settings(cfg) -> MatchSettings:
+    """The match settings of a trainer's or tool's config: its tradition, team_size, target,
+    senas_per_mano, p_intercept and juegos_per_partida fields (the ones it lacks take their
+    defaults; a config's ``juegos`` counts juegos to play, not a partida's length)."""
+    names = ("tradition", "team_size", "target", "senas_per_mano", "p_intercept", "options")
+    given = {n: getattr(cfg, n) for n in names if hasattr(cfg, n)}
+    if hasattr(cfg, "juegos_per_partida"):
+        given["juegos"] = cfg.juegos_per_partida
+    return MatchSettings(**given)
 
 
 def to_dict(cfg) -> dict:

@@ -56,12 +56,14 @@ import numpy as np
 from numba import njit
 
 from agents.base import act_batch
+from train.config import match_settings
 from truque_env.cards import card_id
-from truque_env.engine import actions as A
-from truque_env.engine import kernels as K
-from truque_env.engine import layout as L
 from truque_env.io import write_json_atomic
-from truque_env.rules.moteno import TRUQUE_POWER
+from truque_env.settings import MatchSettings
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import kernels as K
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno.rules import TRUQUE_POWER
 from truque_env.vector import VectorEnv
 
 Z95 = 1.959963984540054
@@ -294,6 +296,19 @@ class MatchStats:
 # the match
 
 
+def match_settings_of(settings: MatchSettings | None, game: dict) -> MatchSettings:
+    """``settings``, or the match settings given as keywords (``team_size=``, ``target=``,
+    ``juegos_per_partida=``, ``senas_per_mano=``, ``p_intercept=``, ``tradition=``); not both."""
+    game = dict(game)
+    if "juegos_per_partida" in game:
+        game["juegos"] = game.pop("juegos_per_partida")
+    if settings is not None:
+        if game:
+            raise ValueError(f"give the match settings once: settings= or {', '.join(sorted(game))}")
+        return settings
+    return MatchSettings(**game)
+
+
 def _seat_policies(side, team_size: int) -> list:
     """A side is one policy for the whole team or a list, one per team member (seat ``team + 2j``)."""
     if isinstance(side, (list, tuple)):
@@ -310,19 +325,21 @@ class DuplicateMatch:
     ``run()`` for the whole match, or ``step()`` to advance all tables by one decision.
     """
 
-    def __init__(self, a, b, *, team_size: int = 3, unit: str = "juego", episodes: int = 2000,
-                 target: int = 30, juegos_per_partida: int = 3, senas_per_mano: int = 1,
-                 p_intercept: float = 0.1, num_envs: int = 256, seed: int = 0, weak_pares: int = 20):
+    def __init__(self, a, b, *, settings: MatchSettings | None = None, unit: str = "juego", episodes: int = 2000,
+                 num_envs: int = 256, seed: int = 0, weak_pares: int = 20, **game):
+        settings = match_settings_of(settings, game)
+        if settings.tradition != "moteno":
+            raise ValueError(f"the duplicate evaluator's statistics read Truque Moteño's state; "
+                             f"{settings.tradition} is not supported by it yet")
         if unit not in UNITS:
             raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
         if episodes < 1:
             raise ValueError("episodes must be positive")
-        self.unit, self.seed = unit, seed
+        self.settings, self.unit, self.seed = settings, unit, seed
+        team_size = settings.team_size
         self.n_pairs = -(-episodes // 2)
         tables = 2 * max(1, min(self.n_pairs, num_envs // 2))
-        self.env = VectorEnv(tables, team_size=team_size, target=target, juegos=juegos_per_partida,
-                                      episode=unit, senas_per_mano=senas_per_mano, p_intercept=p_intercept,
-                                      seed=seed)
+        self.env = VectorEnv(tables, settings=settings, episode=unit, seed=seed)
         seats_of = (_seat_policies(a, team_size), _seat_policies(b, team_size))
         self.policies: list = []
         index: dict[int, int] = {}
@@ -551,18 +568,20 @@ def build_report(stats: MatchStats, names: dict, config: dict, unit: str, seed: 
                   chinas_per_mano=chinas, bluffs=bluffs, senas=senas, definitions=defs)
 
 
-def play_match(a, b, *, names: dict | None = None, team_size: int = 3, unit: str = "juego",
-               episodes: int = 2000, target: int = 30, juegos_per_partida: int = 3,
-               senas_per_mano: int = 1, p_intercept: float = 0.1, num_envs: int = 256, seed: int = 0,
-               weak_pares: int = 20, bootstrap: int = 2000, progress: bool = False) -> Report:
-    """Play a duplicate match of ``a`` (side A) against ``b`` (side B) and return its report."""
-    config = {"team_size": team_size, "unit": unit, "episodes": 2 * -(-episodes // 2), "target": target,
-              "juegos_per_partida": juegos_per_partida, "senas_per_mano": senas_per_mano,
-              "p_intercept": p_intercept, "num_envs": num_envs, "seed": seed, "weak_pares": weak_pares,
+def play_match(a, b, *, names: dict | None = None, settings: MatchSettings | None = None, unit: str = "juego",
+               episodes: int = 2000, num_envs: int = 256, seed: int = 0, weak_pares: int = 20,
+               bootstrap: int = 2000, progress: bool = False, **game) -> Report:
+    """Play a duplicate match of ``a`` (side A) against ``b`` (side B) and return its report.
+
+    The game is ``settings`` (a ``truque_env.settings.MatchSettings``) or its fields as keywords."""
+    settings = match_settings_of(settings, game)
+    config = {"tradition": settings.tradition, "team_size": settings.team_size, "unit": unit,
+              "episodes": 2 * -(-episodes // 2), "target": settings.target,
+              "juegos_per_partida": settings.juegos, "senas_per_mano": settings.senas_per_mano,
+              "p_intercept": settings.p_intercept, "num_envs": num_envs, "seed": seed, "weak_pares": weak_pares,
               "bootstrap": bootstrap}
-    match = DuplicateMatch(a, b, team_size=team_size, unit=unit, episodes=episodes, target=target,
-                           juegos_per_partida=juegos_per_partida, senas_per_mano=senas_per_mano,
-                           p_intercept=p_intercept, num_envs=num_envs, seed=seed, weak_pares=weak_pares)
+    match = DuplicateMatch(a, b, settings=settings, unit=unit, episodes=episodes, num_envs=num_envs, seed=seed,
+                           weak_pares=weak_pares)
     stats = match.run(progress=progress)
     names = names or {"A": _name_of(a), "B": _name_of(b)}
     return build_report(stats, names, config, unit, seed=seed, bootstrap=bootstrap)
@@ -653,6 +672,8 @@ class EvaluateConfig:
     """side A: a policy name (agents.registry) or checkpoint path; comma-separated for one per seat"""
     b: str = "random"
     """side B, as side A"""
+    tradition: str = "moteno"
+    """the game (truque_env.traditions())"""
     team_size: int = 3
     """players per team (1..4)"""
     unit: Literal["juego", "partida"] = "juego"
@@ -680,7 +701,7 @@ class EvaluateConfig:
     progress: bool = True
 
 
-def load_side(spec: str, team_size: int, seed: int, side: int):
+def load_side(spec: str, team_size: int, seed: int, side: int, tradition: str = "moteno"):
     """A side from the console: one name, or one name per seat (comma-separated)."""
     from agents.registry import load_policy
 
@@ -688,13 +709,13 @@ def load_side(spec: str, team_size: int, seed: int, side: int):
     if not names:
         raise ValueError(f"empty policy spec {spec!r}")
     if len(names) == 1:
-        return load_policy(names[0], seed=_policy_seed(seed, side, 0))
+        return load_policy(names[0], seed=_policy_seed(seed, side, 0), tradition=tradition)
     if len(names) != team_size:
         raise ValueError(f"{spec!r}: give one policy, or one per seat ({team_size})")
     loaded: dict[str, object] = {}
     for j, n in enumerate(names):
         if n not in loaded:
-            loaded[n] = load_policy(n, seed=_policy_seed(seed, side, j))
+            loaded[n] = load_policy(n, seed=_policy_seed(seed, side, j), tradition=tradition)
     return [loaded[n] for n in names]
 
 
@@ -703,13 +724,13 @@ def _policy_seed(seed: int, side: int, j: int) -> int:
 
 
 def run(cfg: EvaluateConfig) -> Report:
-    a = load_side(cfg.a, cfg.team_size, cfg.seed, 0)
-    b = load_side(cfg.b, cfg.team_size, cfg.seed, 1)
+    settings = match_settings(cfg)  # a bad setting fails before any bot loads or any juego is played
+    a = load_side(cfg.a, cfg.team_size, cfg.seed, 0, cfg.tradition)
+    b = load_side(cfg.b, cfg.team_size, cfg.seed, 1, cfg.tradition)
     episodes = cfg.juegos if cfg.unit == "juego" else cfg.partidas
-    report = play_match(a, b, names={"A": cfg.a, "B": cfg.b}, team_size=cfg.team_size, unit=cfg.unit,
-                        episodes=episodes, target=cfg.target, juegos_per_partida=cfg.juegos_per_partida,
-                        senas_per_mano=cfg.senas_per_mano, p_intercept=cfg.p_intercept, num_envs=cfg.num_envs,
-                        seed=cfg.seed, weak_pares=cfg.weak_pares, bootstrap=cfg.bootstrap, progress=cfg.progress)
+    report = play_match(a, b, names={"A": cfg.a, "B": cfg.b}, settings=settings, unit=cfg.unit,
+                        episodes=episodes, num_envs=cfg.num_envs, seed=cfg.seed, weak_pares=cfg.weak_pares,
+                        bootstrap=cfg.bootstrap, progress=cfg.progress)
     report.print()
     report.save(cfg.out)
     from rich import print as rprint

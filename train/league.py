@@ -19,8 +19,10 @@ from typing import Literal
 
 import numpy as np
 
-from train.evaluate import _jsonable, play_match
+from train.config import match_settings
+from train.evaluate import _jsonable, match_settings_of, play_match
 from truque_env.io import atomic_output, write_json_atomic
+from truque_env.settings import MatchSettings
 
 
 def bradley_terry(wins: np.ndarray, prior: float = 0.5, iters: int = 10_000, tol: float = 1e-10) -> np.ndarray:
@@ -84,16 +86,17 @@ def openskill_ratings(names: list[str], wins: np.ndarray) -> dict:
             for name, r in current.items()}
 
 
-def run_league(policies: Mapping[str, Callable[[int], object]], *, team_size: int = 3, unit: str = "juego",
-               episodes: int = 400, target: int = 30, juegos_per_partida: int = 3, senas_per_mano: int = 1,
-               p_intercept: float = 0.1, num_envs: int = 256, seed: int = 0, weak_pares: int = 20,
-               bootstrap: int = 1000, out_dir=None, progress: bool = False) -> LeagueResult:
-    """Round-robin of duplicate matches; ``policies``: name -> factory ``seed -> policy``.
+def run_league(policies: Mapping[str, Callable[[int], object]], *, settings: MatchSettings | None = None,
+               unit: str = "juego", episodes: int = 400, num_envs: int = 256, seed: int = 0, weak_pares: int = 20,
+               bootstrap: int = 1000, out_dir=None, progress: bool = False, **game) -> LeagueResult:
+    """Round-robin of duplicate matches; ``policies``: name -> factory ``seed -> policy``. The game
+    is ``settings`` (``truque_env.settings.MatchSettings``) or its fields as keywords.
 
     Each match gets fresh policies and its own seed derived from ``seed`` and the pair of names'
     positions, so a match's result does not depend on the order the others were played in.
     With ``out_dir``, writes ``league.json`` and ``league.png`` there.
     """
+    settings = match_settings_of(settings, game)
     names = list(policies)
     if len(names) < 2:
         raise ValueError("a league needs at least two policies")
@@ -112,10 +115,9 @@ def run_league(policies: Mapping[str, Callable[[int], object]], *, team_size: in
                 from rich import print as rprint
 
                 rprint(f"[bold]{names[i]}[/] vs [bold]{names[j]}[/]")
-            rep = play_match(a, b, names={"A": names[i], "B": names[j]}, team_size=team_size, unit=unit,
-                             episodes=episodes, target=target, juegos_per_partida=juegos_per_partida,
-                             senas_per_mano=senas_per_mano, p_intercept=p_intercept, num_envs=num_envs,
-                             seed=match_seed, weak_pares=weak_pares, bootstrap=bootstrap, progress=progress)
+            rep = play_match(a, b, names={"A": names[i], "B": names[j]}, settings=settings, unit=unit,
+                             episodes=episodes, num_envs=num_envs, seed=match_seed, weak_pares=weak_pares,
+                             bootstrap=bootstrap, progress=progress)
             sec = rep.juegos if unit == "juego" else rep.partidas
             wins[i, j], wins[j, i] = sec["wins"]["A"], sec["wins"]["B"]
             eps[i, j] = eps[j, i] = sec["episodes"]
@@ -128,9 +130,10 @@ def run_league(policies: Mapping[str, Callable[[int], object]], *, team_size: in
     elo -= elo.mean()
     skill = openskill_ratings(names, wins)
     ratings = {names[i]: {"bt_strength": float(strength[i]), "elo": float(elo[i]), **skill[names[i]]} for i in range(n)}
-    config = {"team_size": team_size, "unit": unit, "episodes_per_match": 2 * -(-episodes // 2), "target": target,
-              "juegos_per_partida": juegos_per_partida, "senas_per_mano": senas_per_mano,
-              "p_intercept": p_intercept, "seed": seed,
+    config = {"tradition": settings.tradition, "team_size": settings.team_size, "unit": unit,
+              "episodes_per_match": 2 * -(-episodes // 2), "target": settings.target,
+              "juegos_per_partida": settings.juegos, "senas_per_mano": settings.senas_per_mano,
+              "p_intercept": settings.p_intercept, "seed": seed,
               "ratings": "Bradley-Terry (MM fit, 0.5 pseudo-wins each way per pairing), Elo scale 400*log10, mean 0; "
                          "OpenSkill Plackett-Luce (library openskill) over every episode, wins of each pairing "
                          "interleaved in a fixed order"}
@@ -201,6 +204,8 @@ class LeagueConfig:
 
     policies: str
     """comma-separated policy names (agents.registry) or checkpoint paths; at least two"""
+    tradition: str = "moteno"
+    """the game (truque_env.traditions())"""
     team_size: int = 3
     unit: Literal["juego", "partida"] = "juego"
     juegos: int = 1000
@@ -222,15 +227,14 @@ class LeagueConfig:
 def run(cfg: LeagueConfig) -> LeagueResult:
     from agents.registry import load_policy
 
+    settings = match_settings(cfg)  # a bad setting fails before any match
     names = [s.strip() for s in cfg.policies.split(",") if s.strip()]
     for name in names:  # fail early on an unknown name
-        load_policy(name, seed=0)
-    factories = {name: (lambda seed, _n=name: load_policy(_n, seed=seed)) for name in names}
-    result = run_league(factories, team_size=cfg.team_size, unit=cfg.unit,
-                        episodes=cfg.juegos if cfg.unit == "juego" else cfg.partidas, target=cfg.target,
-                        juegos_per_partida=cfg.juegos_per_partida, senas_per_mano=cfg.senas_per_mano,
-                        p_intercept=cfg.p_intercept, num_envs=cfg.num_envs, seed=cfg.seed,
-                        bootstrap=cfg.bootstrap, out_dir=cfg.out_dir, progress=cfg.progress)
+        load_policy(name, seed=0, tradition=cfg.tradition)
+    factories = {name: (lambda seed, _n=name: load_policy(_n, seed=seed, tradition=cfg.tradition)) for name in names}
+    result = run_league(factories, settings=settings, unit=cfg.unit,
+                        episodes=cfg.juegos if cfg.unit == "juego" else cfg.partidas, num_envs=cfg.num_envs,
+                        seed=cfg.seed, bootstrap=cfg.bootstrap, out_dir=cfg.out_dir, progress=cfg.progress)
     print_league(result)
     from rich import print as rprint
 

@@ -30,11 +30,11 @@ import numpy as np
 from numba import njit
 
 from agents.cfr_abstraction import NUM_ABSTRACT, abstract_actions, state_key
-from truque_env.engine import actions as A
-from truque_env.engine import kernels as K
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
 from truque_env.engine.rng import mix64, uniform01
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import kernels as K
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno import observation as O
 
 # ------------------------------------------------------------------------------------------
 # the trainer's kernels

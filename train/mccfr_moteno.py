@@ -53,10 +53,11 @@ from agents.cfr_files import (
 )
 from train import config
 from train import mccfr_kernels as MK
-from truque_env.engine import actions as A
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
 from truque_env.io import write_json_atomic, write_npz_atomic
+from truque_env.settings import MatchSettings
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno import observation as O
 
 # settings that change a run's iterates: a resumed run must have the same ones
 SHAPING = ("team_size", "target", "capacity_log2", "linear", "epsilon", "tau", "beta", "seed")
@@ -250,7 +251,8 @@ def export_policy(checkpoint: Path, out: Path, max_states: int = 1_200_000) -> d
     cfg = json.loads(str(ck["config"]))
     header = {"source": str(checkpoint), "iteration": int(ck["iteration"]), "team_size": cfg.get("team_size", 1),
               "target": cfg.get("target"), "infostates_in_run": int(ck["keys"].size), "infostates": int(keys.size),
-              "weight_kept": float(total[keep].sum() / max(total.sum(), 1e-300))}
+              "weight_kept": float(total[keep].sum() / max(total.sum(), 1e-300)),
+              "settings": MatchSettings(team_size=int(cfg.get("team_size", 1)), target=cfg.get("target")).to_dict()}
     write_npz_atomic(out, {"format": np.array(POLICY_FORMAT), "version": np.array(POLICY_VERSION),
                            "abstraction": np.array(json.dumps(CA.describe_abstraction())),
                            "header": np.array(json.dumps(header)), "keys": keys, "policy": policy}, compressed=True)

@@ -3,7 +3,7 @@
 So that OpenSpiel's own algorithms (CFR, CFR+, ``exploitability.nash_conv``) run on the same
 games as ``train.cfr``. The OpenSpiel state wraps the numba engine's state row directly: a
 chance node deals (outcome ``d`` is deal ``d`` of ``ReducedTruque.deals()``, probability
-``1 / num_deals``), then every action is an engine action id (0..90, ``truque_env.engine.actions``)
+``1 / num_deals``), then every action is an engine action id (0..90, ``truque_env.traditions.moteno.actions``)
 applied with ``kernels.step``; the legal actions are the engine's legal mask intersected with the
 configuration's allowed set, the returns player 0's chinas minus player 1's. The information
 state string is :func:`train.truque_reduced.infostate_name` of the player's hand, the rival's
@@ -32,9 +32,9 @@ from train.truque_reduced import (
     infostate_name,
     utility,
 )
-from truque_env.engine import actions as A
-from truque_env.engine import kernels as K
-from truque_env.engine import layout as L
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import kernels as K
+from truque_env.traditions.moteno import layout as L
 
 SHORT_NAME = "python_truque_reduced"
 _REGISTERED = False

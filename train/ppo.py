@@ -1,7 +1,7 @@
 """PPO self-play for Truque Moteño on the vector env (CleanRL style: read it top to bottom).
 
 One policy is shared by every seat it controls and sees only its seat-relative observation
-(``truque_env.engine.observation``). The critic can also see every hand (a centralised critic,
+(``truque_env.traditions.moteno.observation``). The critic can also see every hand (a centralised critic,
 as in MAPPO and PerfectDou; ``--no-centralized-critic`` turns it off): training only.
 
 Self-play against a pool: in each rollout, every table has the learner on one team and, on the
@@ -47,15 +47,18 @@ from agents.ppo_checkpoint import CHECKPOINT_VERSION, FORMAT, read_checkpoint
 from agents.ppo_network import Agent, evaluate_actions, sample  # noqa: F401 (sample: the public API)
 from train import config
 from train.ppo_rollout import Rollout, Sampler, Tables, _denorm, _hands, _rng_state, draw_tables  # noqa: F401
-from truque_env.engine import layout as L
 from truque_env.io import atomic_output
+from truque_env.settings import check_made_for
+from truque_env.traditions.moteno import layout as L
 
 
 @dataclass
 class PPOConfig:
     """Hyperparameters: also the command line (tyro) and the TOML config."""
 
-    # the game
+    # the game (or in the TOML's [env] table)
+    tradition: str = "moteno"
+    """the game (truque_env.traditions())"""
     team_size: int = 3
     target: int = 30
     episode: str = "juego"
@@ -130,6 +133,10 @@ class PPOConfig:
     eval_opponents: tuple[str, ...] = ("heuristic", "random")
 
     def validate(self) -> None:
+        config.match_settings(self)  # the tradition and its limits: a ValueError naming the bad one
+        if self.tradition != "moteno":
+            raise ValueError(f"tradition {self.tradition!r}: the PPO network's features (agents.features) read "
+                             "Truque Moteño's observation; no other tradition has them yet")
         if self.episode not in ("mano", "juego", "partida"):
             raise ValueError(f"episode must be mano, juego or partida, got {self.episode!r}")
         for name in ("num_envs", "num_steps", "total_decisions", "num_minibatches", "update_epochs", "hidden",
@@ -150,7 +157,7 @@ class PPOConfig:
         from agents.registry import load_policy
 
         for name in (*self.eval_opponents, *self.bot_opponents) if self.eval_every else self.bot_opponents:
-            load_policy(name)  # an unknown bot fails now, not after an hour of training
+            load_policy(name, tradition=self.tradition)  # an unknown bot fails now, not after an hour of training
         for name in ("bc_dataset", "init_from"):
             path = getattr(self, name)
             if path is not None and not Path(path).exists():
@@ -238,7 +245,8 @@ def load_checkpoint(path: Path, cfg: PPOConfig | None = None) -> dict:
     unless it was made with the same settings (a resume)."""
     ckpt = read_checkpoint(path)
     if cfg is not None:
-        config.check_same_settings(path, ckpt["config"], cfg, ("team_size", "target", "episode", "senas_per_mano",
+        check_made_for(ckpt.get("settings") or ckpt["config"], cfg.tradition, f"{path}")
+        config.check_same_settings(path, {"tradition": "moteno", **ckpt["config"]}, cfg, ("tradition", "team_size", "target", "episode", "senas_per_mano",
                                    "p_intercept", "num_envs", "num_steps", "hidden", "centralized_critic", "hand_features", "seed"),
                                    what="config")
     return ckpt
@@ -252,7 +260,7 @@ def export_policy(checkpoint: Path, out: Path) -> None:
     ckpt = load_checkpoint(Path(checkpoint))
     actor = {k: v for k, v in ckpt["model"].items() if k.startswith("actor")}
     save_checkpoint(Path(out), {"format": FORMAT, "version": CHECKPOINT_VERSION, "kind": "policy",
-                                "config": ckpt["config"], "model": actor, "update": ckpt["update"],
+                                "config": ckpt["config"], "settings": ckpt.get("settings"), "model": actor, "update": ckpt["update"],
                                 "decisions": ckpt["decisions"], "seconds": ckpt.get("seconds", 0.0)})
 
 
@@ -324,7 +332,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
     elif cfg.bc_dataset is not None:  # warm start: clone a bot's decisions into the actor
         from train.bc import fit, load_dataset
 
-        fit(agent, load_dataset(cfg.bc_dataset), epochs=cfg.bc_epochs, lr=cfg.bc_learning_rate, seed=cfg.seed)
+        fit(agent, load_dataset(cfg.bc_dataset, cfg.tradition), epochs=cfg.bc_epochs, lr=cfg.bc_learning_rate, seed=cfg.seed)
     if not run.pool:
         run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
     # the log's clock is the time limit's: it has run since t_start (the warm start included)
@@ -406,6 +414,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         if run.update % cfg.checkpoint_every == 0 or run.update == num_updates or out_of_time:
             save_checkpoint(ckpt_path, {
                 "format": FORMAT, "version": CHECKPOINT_VERSION, "config": config.to_dict(cfg),
+                "settings": config.match_settings(cfg).to_dict(),  # the game, with its obs and action sizes
                 "model": agent.state_dict(), "optimizer": optimizer.state_dict(),
                 "update": run.update, "decisions": run.decisions, "pool": run.pool, "seconds": run.seconds,
                 "torch_rng": gen.get_state(), "numpy_rng": np_rng.bit_generator.state, "ret_stats": ret_stats,
@@ -456,10 +465,10 @@ class _Log:
         cfg = self.cfg
         learner = PPOPolicy.from_agent(agent, seed=cfg.seed + run.update, name=f"ppo@{run.update}")
         for name in cfg.eval_opponents:
-            report = play_match(learner, load_policy(name, seed=cfg.seed + run.update), team_size=cfg.team_size,
-                                episodes=cfg.eval_juegos, target=cfg.target, senas_per_mano=cfg.senas_per_mano,
-                                p_intercept=cfg.p_intercept, num_envs=min(256, 2 * -(-cfg.eval_juegos // 2)),
-                                seed=cfg.seed * 7919 + run.update, bootstrap=200)
+            opponent = load_policy(name, seed=cfg.seed + run.update, tradition=cfg.tradition)
+            report = play_match(learner, opponent, settings=config.match_settings(cfg), episodes=cfg.eval_juegos,
+                                num_envs=min(256, 2 * -(-cfg.eval_juegos // 2)), seed=cfg.seed * 7919 + run.update,
+                                bootstrap=200)
             report.save(cfg.run_dir / "evals" / f"{run.update:06d}_{name}.json")
             self.scalars(run, {f"eval/{name}/{k}": v for k, v in eval_summary(report).items()})
 

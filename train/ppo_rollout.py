@@ -12,9 +12,10 @@ import torch
 
 from agents.ppo_network import Agent, sample
 from agents.sparse_linear import int8_csr
-from truque_env.engine import actions as A
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
+from train.config import match_settings
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno import observation as O
 from truque_env.vector import VectorEnv
 
 if TYPE_CHECKING:
@@ -171,13 +172,11 @@ class Sampler:
 
         n = cfg.num_envs if num_tables is None else num_tables
         self.cfg, self.gen = cfg, gen
-        self.env = VectorEnv(n, team_size=cfg.team_size, target=cfg.target, episode=cfg.episode,
-                             senas_per_mano=cfg.senas_per_mano, p_intercept=cfg.p_intercept, scale_rewards=True,
-                             seed=cfg.seed)
+        self.env = VectorEnv(n, settings=match_settings(cfg), episode=cfg.episode, scale_rewards=True, seed=cfg.seed)
         self.env.reset(table_seeds=np.int64(cfg.seed) * cfg.num_envs + first_table + np.arange(n, dtype=np.int64))
         self.opponent = Agent.from_config(cfg)
         bot_seed = cfg.seed if bot_seed is None else bot_seed
-        self.bots = [load_policy(name, seed=bot_seed + j) for j, name in enumerate(cfg.bot_opponents)]
+        self.bots = [load_policy(name, seed=bot_seed + j, tradition=cfg.tradition) for j, name in enumerate(cfg.bot_opponents)]
 
     def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables) -> Rollout:
         self.opponent.load_state_dict(opponent_state)

@@ -1,7 +1,7 @@
 """Reduced Truque Moteño games, small enough to solve exactly with CFR (``train.cfr``).
 
 A reduced game is one mano of Truque Moteño *mano a mano* (1v1, Art. 3), played by the real
-numba engine (``truque_env.engine.kernels``) on a smaller deck and with a subset of the bets.
+numba engine (``truque_env.traditions.moteno.kernels``) on a smaller deck and with a subset of the bets.
 Nothing of the rules is written again here: the game tree is expanded by copying the engine's
 ``int16`` state row at every branch, stepping it with ``kernels.step_unchecked``, and keeping
 of ``kernels.legal_mask`` only the actions the configuration allows.
@@ -79,10 +79,10 @@ from numba import types as nbtypes
 from numba.typed import Dict
 
 from truque_env.cards import NUM_CARDS, card_str, parse_card
-from truque_env.engine import actions as A
-from truque_env.engine import kernels as K
-from truque_env.engine import layout as L
-from truque_env.rules.moteno import TRUQUE_POWER, flor_value, pares_value
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import kernels as K
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno.rules import TRUQUE_POWER, flor_value, pares_value
 
 # node kinds, as train.cfr_games (checked there)
 _CHANCE, _TERMINAL = 2, 3

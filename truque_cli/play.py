@@ -3,7 +3,7 @@
 The person takes one seat of a table of any team size (1..4); every other seat is a bot named
 like the registry names them (``random``, ``heuristic``, ...; ``agents.registry.load_policy``
 when that module is there, else the local bots below). A bot acts on its own observation
-(:func:`truque_env.engine.observation.observe` over the table state and the public-word history
+(:func:`truque_env.traditions.moteno.observation.observe` over the table state and the public-word history
 kept here), never on hidden information; the person sees what his seat may know: his cards once
 the blind round is over, the cards on the table per baza, every word said, the señas of his
 partners and those of the rivals he intercepted, the cards shown face up, the score.
@@ -31,13 +31,14 @@ from rich.rule import Rule
 from rich.text import Text
 
 from truque_env.cards import card_name, card_str, parse_card
-from truque_env.engine import actions as A
-from truque_env.engine import kernels as K
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
 from truque_env.io import write_text_atomic
-from truque_env.rules.moteno import CARD_NICKNAME, TRUQUE_POWER
-from truque_env.table import Table, validate_config
+from truque_env.settings import MatchSettings
+from truque_env.table import Table
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import kernels as K
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno import observation as O
+from truque_env.traditions.moteno.rules import CARD_NICKNAME, TRUQUE_POWER
 
 LOCAL_BOTS = ("random",)
 GOODBYE = "¡Hasta otra!"
@@ -65,6 +66,8 @@ FC_WORDS = ("sin responder", "no quiero", "quiero a ciegas", "quiero", "con flor
 class PlayConfig:
     """Play Truque Moteño in the terminal: you take a seat, bots take the others."""
 
+    tradition: str = "moteno"
+    """the game (truque_env.traditions()); the terminal speaks Moteño's words only, so far"""
     team_size: int = 1
     """players per team (1..4): 1 is mano a mano, 2 is dos contra dos, ..."""
     seat: int = 0
@@ -613,7 +616,9 @@ def play(cfg: PlayConfig, input_fn: Callable[[], str] | None = None, console: Co
     """
     console = console or Console()
     input_fn = input_fn or (lambda: input())  # looked up at each call (tests patch builtins.input)
-    validate_config("moteno", cfg.team_size, cfg.target, cfg.juegos, cfg.senas_per_mano, cfg.p_intercept)
+    MatchSettings(cfg.tradition, cfg.team_size, cfg.target, cfg.juegos, cfg.senas_per_mano, cfg.p_intercept)
+    if cfg.tradition != "moteno":
+        raise ValueError(f"truque play speaks the words of Truque Moteño only; {cfg.tradition} cannot be played here yet")
     n = 2 * cfg.team_size
     if not 0 <= cfg.seat < n:
         raise ValueError(f"--seat must be 0..{n - 1} at a table of {n}, got {cfg.seat}")

@@ -3,7 +3,7 @@
 The traditions of the family are registered by name: ``truque_env.traditions()`` lists them and
 ``truque_env.valuations(name)`` gives their card and hand valuations (:mod:`truque_env.traditions`).
 Start with :class:`truque_env.Table` (scripted play, one table), the action catalogue in
-:mod:`truque_env.engine.actions` and the state machine in ``docs/engine.md``. Environments:
+:mod:`truque_env.traditions.moteno.actions` and the state machine in ``docs/engine.md``. Environments:
 ``truque_env.env()`` / ``raw_env()`` (PettingZoo AEC, :mod:`truque_env.pettingzoo_env`),
 ``truque_env.make_gym()`` (Gymnasium, one learner seat, :mod:`truque_env.gym_env`),
 :class:`truque_env.vector.VectorEnv`.

@@ -26,7 +26,8 @@ def _digest() -> str:
             continue  # an install without the sibling packages
         for path in sorted(package.rglob("*.py")):
             source = path.read_bytes()
-            if b"njit" not in source and path.parent.name != "engine" and path.name != "cards.py":
+            constants = path.parent.name == "engine" or "traditions" in path.parts or path.name == "cards.py"
+            if b"njit" not in source and not constants:
                 continue  # only the numba sources (and the constants they read) key the cache
             h.update(path.relative_to(root.parent).as_posix().encode())
             h.update(source)

@@ -18,6 +18,8 @@ sota, caballo, rey). The notation is the rank number followed by the suit letter
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 NUM_CARDS = 40
@@ -84,11 +86,12 @@ def hand_str(cards) -> str:
     return " ".join(card_str(int(c)) for c in cards if int(c) >= 0)
 
 
-def card_name(card: int) -> str:
-    """A readable Spanish name: ``"caballo de bastos (el perro)"``."""
-    from truque_env.rules.moteno import CARD_NICKNAME  # local import: rules depend on cards
-
+def card_name(card: int, nicknames: Mapping[int, str] | None = None) -> str:
+    """A readable Spanish name: ``"caballo de bastos"``, with the card's nickname in a tradition
+    when given its table (``card_name(38, CARD_NICKNAME) == "caballo de bastos (el perro)"`` with
+    Moteño's, ``truque_env.traditions.moteno.rules.CARD_NICKNAME``; ``spec.card_name`` of a
+    tradition does this). The nicknames are the tradition's: this module knows none of them."""
     rank = int(CARD_RANK[card])
     base = f"{RANK_NAMES.get(rank, str(rank))} de {SUIT_NAMES[CARD_SUIT[card]]}"
-    nick = CARD_NICKNAME.get(int(card))
+    nick = (nicknames or {}).get(int(card))
     return f"{base} ({nick})" if nick else base

@@ -44,10 +44,8 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
-from truque_env.engine import actions as A
 from truque_env.pettingzoo_env import _action_id, check_seed, observation_space, raw_env
 from truque_env.policy import RandomPolicy, load_named
-from truque_env.render import render_state
 
 
 class LegalDiscrete(spaces.Discrete):
@@ -142,8 +140,8 @@ class TruqueGymEnv(gym.Env, EzPickle):
         self.policies = {**mine, **rivals}
         #: the seats whose policy was built here from "random" (reseeded by reset(seed=...))
         self._builtin = sorted(b_mine + b_rivals)
-        self.observation_space = observation_space()
-        self.action_space = LegalDiscrete(A.NUM_ACTIONS, seed=self._seed)  # its sampler too
+        self.observation_space = observation_space(self.aec.spec.observation.OBS_SIZE, self.aec.spec.actions.NUM_ACTIONS)
+        self.action_space = LegalDiscrete(self.aec.spec.actions.NUM_ACTIONS, seed=self._seed)  # its sampler too
         self.action_space.bind(self)
         self._started = False
         self._over = False
@@ -166,7 +164,7 @@ class TruqueGymEnv(gym.Env, EzPickle):
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (booleans); all False when he is not to act."""
-        mask = np.zeros(A.NUM_ACTIONS, dtype=bool)
+        mask = np.zeros(self.aec.spec.actions.NUM_ACTIONS, dtype=bool)
         if self.aec.agent_selection == self.agent and self.aec._live(self.agent):
             mask[self.aec.legal_actions()] = True
         return mask
@@ -227,7 +225,7 @@ class TruqueGymEnv(gym.Env, EzPickle):
         if self.render_mode is None:
             gym.logger.warn("You are calling render method without specifying any render mode.")
             return None
-        text = render_state(self.aec.state, self.aec.hist, viewer=self.seat)
+        text = self.aec.spec.render(self.aec.state, self.aec.hist, viewer=self.seat)
         if self.render_mode == "human":
             print(text)
             return None

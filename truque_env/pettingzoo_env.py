@@ -8,7 +8,7 @@
 ...     action = None if terminated or truncated else env.action_space(agent).sample(obs["action_mask"])
 ...     env.step(action)
 
-A thin adapter over the numba engine: one engine state row (``truque_env.engine.layout``) and
+A thin adapter over the numba engine: one engine state row (``truque_env.traditions.moteno.layout``) and
 one public-word history array; ``step`` is ``observation.step_recording``, ``observe`` is
 ``observation.observe`` (the same seat-relative encoding as ``truque_env.vector.VectorEnv``).
 No rule lives here: the legal actions, the chinas and the chance all come from the engine, and
@@ -26,7 +26,7 @@ leads the next), so one agent may act several times in a row.
 Actions
 =======
 
-``Discrete(91)``, the flat catalogue of ``truque_env.engine.actions`` (names in
+``Discrete(91)``, the flat catalogue of ``truque_env.traditions.moteno.actions`` (names in
 ``ACTION_NAMES``); the legal ones are the 1s of ``observation["action_mask"]`` (only the agent
 to act has any).
 
@@ -61,9 +61,9 @@ Observations
 ============
 
 ``Dict({"observation": Box(0, 127, (OBS_SIZE,), int8), "action_mask": Box(0, 1, (91,), int8)})``
-(``OBS_SIZE`` of ``truque_env.engine.observation``).
+(``OBS_SIZE`` of ``truque_env.traditions.moteno.observation``).
 ``observation`` is what that agent may know, seats relative to him (``r = 0`` himself, even
-``r`` partners, odd ``r`` rivals); ``truque_env.engine.observation.split(obs)`` names its slices:
+``r`` partners, odd ``r`` rivals); ``truque_env.traditions.moteno.observation.split(obs)`` names its slices:
 
 ================  =========  ====================================================================
 slice             shape      meaning
@@ -142,14 +142,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from truque_env.engine import actions as A
-from truque_env.engine import kernels as K
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
-from truque_env.engine import vector_kernels as VK
-from truque_env.engine.batch import new_partida
-from truque_env.render import render_state
-from truque_env.table import resolve_tradition, validate_config
+from truque_env.settings import MatchSettings, resolve_tradition
 
 EPISODES = ("mano", "juego", "partida")
 ILLEGAL_ACTIONS = ("raise", "penalty")
@@ -179,33 +172,40 @@ def fresh_seed() -> int:
     return int(np.random.SeedSequence().entropy % (2**63))
 
 
-def observation_space() -> spaces.Dict:
+def observation_space(obs_size: int, num_actions: int) -> spaces.Dict:
     return spaces.Dict({
-        "observation": spaces.Box(0, OBS_HIGH, (O.OBS_SIZE,), np.int8),
-        "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), np.int8),
+        "observation": spaces.Box(0, OBS_HIGH, (obs_size,), np.int8),
+        "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
     })
 
 
 class raw_env(AECEnv, EzPickle):
-    """Truque Moteño, one table, one agent per seat (see the module documentation)."""
+    """One table of a tradition (Truque Moteño by default), one agent per seat (see the module
+    documentation). ``metadata["name"]`` is the tradition's (``truque_moteno_v0``); its rule
+    options are keyword arguments."""
 
     metadata = {"name": "truque_moteno_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
-    def __init__(self, tradition: str = "moteno", team_size: int = 3, target: int = 30, juegos: int = 3,
+    def __init__(self, tradition: str = "moteno", team_size: int = 3, target: int | None = None, juegos: int = 3,
                  episode: str = "juego", senas: bool = True, senas_per_mano: int = 1,
                  p_intercept: float = 0.1, scale_rewards: bool = False, illegal_action: str = "raise",
                  render_mode: str | None = None, seed: int | None = None, max_cycles: int | None = None,
-                 variant: str | None = None):
+                 variant: str | None = None, **options):
         tradition = resolve_tradition(tradition, variant)
         EzPickle.__init__(self, tradition=tradition, team_size=team_size, target=target, juegos=juegos,
                           episode=episode, senas=senas, senas_per_mano=senas_per_mano,
                           p_intercept=p_intercept, scale_rewards=scale_rewards,
                           illegal_action=illegal_action, render_mode=render_mode, seed=seed,
-                          max_cycles=max_cycles)
+                          max_cycles=max_cycles, **options)
         super().__init__()
         if not senas:
             senas_per_mano = 0
-        self._permille = validate_config(tradition, team_size, target, juegos, senas_per_mano, p_intercept)
+        self.settings = MatchSettings(tradition, team_size, target, juegos, senas_per_mano, p_intercept, options)
+        self.spec = spec = self.settings.spec
+        self._A, self._K, self._L, self._O, self._VK = spec.actions, spec.kernels, spec.layout, spec.observation, spec.vector
+        self.metadata = {**raw_env.metadata, "name": spec.env_name}
+        self._permille = self.settings.p_intercept_permille
+        target = self.settings.target
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {', '.join(EPISODES)}, got {episode!r}")
         if illegal_action not in ILLEGAL_ACTIONS:
@@ -229,13 +229,13 @@ class raw_env(AECEnv, EzPickle):
         self.agents = self.possible_agents[:]
         self.seats = {a: i for i, a in enumerate(self.possible_agents)}
         self.teams = {a: i % 2 for i, a in enumerate(self.possible_agents)}
-        self.observation_spaces = {a: observation_space() for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in self.possible_agents}
+        self.observation_spaces = {a: observation_space(self._O.OBS_SIZE, self._A.NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self._A.NUM_ACTIONS) for a in self.possible_agents}
 
         #: the engine state of the table and its public-word history (read them, don't write)
-        self.state = np.zeros(L.STATE_SIZE, dtype=L.STATE_DTYPE)
-        self.hist = np.zeros(O.HISTORY_SIZE, dtype=np.int16)
-        self._mask = np.zeros(A.NUM_ACTIONS, dtype=np.uint8)
+        self.state = np.zeros(self._L.STATE_SIZE, dtype=self._L.STATE_DTYPE)
+        self.hist = np.zeros(self._O.HISTORY_SIZE, dtype=np.int16)
+        self._mask = np.zeros(self._A.NUM_ACTIONS, dtype=np.uint8)
         self._has_table = False
         self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos = {}, {}, {}, {}, {}
         self._decisions: dict[str, int] = {}
@@ -254,11 +254,11 @@ class raw_env(AECEnv, EzPickle):
         if seed is None and not self._has_table:
             seed = self._seed if self._seed is not None else fresh_seed()
         if seed is not None:
-            K.init_table(self.state, self.team_size, self.target, self.juegos, self.senas_per_mano,
+            self._K.init_table(self.state, self.team_size, self.target, self.juegos, self.senas_per_mano,
                          self._permille, seed)
             self._has_table = True
         elif self.episode != "mano":
-            new_partida(self.state)  # as VectorEnv's auto-reset: a new partida, the generator goes on
+            self.spec.batch.new_partida(self.state)  # as VectorEnv's auto-reset: a new partida, the generator goes on
         self._new_mano()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -270,18 +270,18 @@ class raw_env(AECEnv, EzPickle):
         self.agent_selection = self._agent_to_act()
 
     def _new_mano(self) -> None:
-        VK.next_mano(self.state, self.hist)  # the same kernel as VectorEnv's auto-reset
+        self._VK.next_mano(self.state, self.hist)  # the same kernel as VectorEnv's auto-reset
 
     def _agent_to_act(self) -> str:
-        return self.possible_agents[int(self.state[L.TO_ACT])]
+        return self.possible_agents[int(self.state[self._L.TO_ACT])]
 
     # -- observe -----------------------------------------------------------------------------
     def observe(self, agent):
-        obs = np.zeros(O.OBS_SIZE, dtype=np.int8)
-        O.observe(self.state, self.hist, self.seats[agent], obs)
-        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-        if agent == self.agent_selection and self._live(agent) and self.state[L.PHASE] != L.PH_DONE:
-            K.legal_mask(self.state, self._mask)
+        obs = np.zeros(self._O.OBS_SIZE, dtype=np.int8)
+        self._O.observe(self.state, self.hist, self.seats[agent], obs)
+        mask = np.zeros(self._A.NUM_ACTIONS, dtype=np.int8)
+        if agent == self.agent_selection and self._live(agent) and self.state[self._L.PHASE] != self._L.PH_DONE:
+            self._K.legal_mask(self.state, self._mask)
             mask[:] = self._mask
         return {"observation": obs, "action_mask": mask}
 
@@ -290,9 +290,9 @@ class raw_env(AECEnv, EzPickle):
 
     def legal_actions(self) -> list[int]:
         """Ids of the legal actions of the agent to act (empty when the episode is over)."""
-        if self.state[L.PHASE] == L.PH_DONE:
+        if self.state[self._L.PHASE] == self._L.PH_DONE:
             return []
-        K.legal_mask(self.state, self._mask)
+        self._K.legal_mask(self.state, self._mask)
         return [int(i) for i in np.flatnonzero(self._mask)]
 
     # -- step --------------------------------------------------------------------------------
@@ -302,26 +302,26 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         a = _action_id(action)
-        err = O.step_recording(self.state, self.hist, a)
-        if err != K.OK:
-            legal = ", ".join(f"{i} {A.ACTION_NAMES[i]}" for i in self.legal_actions())
-            name = f"{a} ({A.ACTION_NAMES[a]})" if 0 <= a < A.NUM_ACTIONS else f"{a} (out of range 0..{A.NUM_ACTIONS - 1})"
+        err = self._O.step_recording(self.state, self.hist, a)
+        if err != self._K.OK:
+            legal = ", ".join(f"{i} {self._A.ACTION_NAMES[i]}" for i in self.legal_actions())
+            name = f"{a} ({self._A.ACTION_NAMES[a]})" if 0 <= a < self._A.NUM_ACTIONS else f"{a} (out of range 0..{self._A.NUM_ACTIONS - 1})"
             raise ValueError(f"illegal action {name} for {agent} "
-                             f"({L.PHASE_NAMES[int(self.state[L.PHASE])]}); legal: {legal}")
+                             f"({self._L.PHASE_NAMES[int(self.state[self._L.PHASE])]}); legal: {legal}")
         self._cumulative_rewards[agent] = 0.0
         self._decisions[agent] += 1
         self.rewards = dict.fromkeys(self.agents, 0.0)
         ended = False
-        if self.state[L.PHASE] == L.PH_DONE:
-            net = float(int(self.state[L.SCORED]) - int(self.state[L.SCORED + 1])) * self.reward_scale
+        if self.state[self._L.PHASE] == self._L.PH_DONE:
+            net = float(int(self.state[self._L.SCORED]) - int(self.state[self._L.SCORED + 1])) * self.reward_scale
             for ag in self.agents:
                 self.rewards[ag] = (net if self.teams[ag] == 0 else -net) + 0.0
             if self.episode == "mano":
                 ended = True
             elif self.episode == "juego":
-                ended = int(self.state[L.LAST_JUEGO_WINNER]) >= 0
+                ended = int(self.state[self._L.LAST_JUEGO_WINNER]) >= 0
             else:
-                ended = bool(self.state[L.PARTIDA_OVER])
+                ended = bool(self.state[self._L.PARTIDA_OVER])
             if ended:
                 self.terminations = dict.fromkeys(self.agents, True)
             else:
@@ -339,7 +339,7 @@ class raw_env(AECEnv, EzPickle):
         if self.render_mode is None:
             logger.warn("You are calling render method without specifying any render mode.")
             return None
-        text = render_state(self.state, self.hist)
+        text = self.spec.render(self.state, self.hist)
         if self.render_mode == "human":
             print(text)
             return None
@@ -354,5 +354,5 @@ def _action_id(action) -> int:
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         return int(action)
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-        raise ValueError(f"an action is an integer id 0..{A.NUM_ACTIONS - 1}, got {action!r}")
+        raise ValueError(f"an action is an integer id, got {action!r}")
     return int(action)

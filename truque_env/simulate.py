@@ -8,21 +8,23 @@ from pathlib import Path
 
 import numpy as np
 
-from truque_env.engine import batch as B
-from truque_env.engine import layout as L
-from truque_env.table import validate_config
+from truque_env.settings import MatchSettings
+from truque_env.traditions import get as get_tradition
 
 
 @dataclass
 class SimulateConfig:
-    """Play N uniformly random legal manos and report pares, flor and chinas statistics."""
+    """Play N uniformly random legal manos and report the tradition's statistics (Moteño: pares,
+    flor and chinas)."""
 
     manos: int = 100_000
     """how many manos to play in all"""
+    tradition: str = "moteno"
+    """the game (truque_env.traditions())"""
     team_size: int = 3
-    """players per team (1..4)"""
-    target: int = 30
-    """chinas to win a juego (ruling 1)"""
+    """players per team (the tradition's team sizes; Moteño 1..4)"""
+    target: int | None = None
+    """points to win a juego (default: the tradition's; Moteño 30 chinas, ruling 1)"""
     senas_per_mano: int = 1
     """señas each player may make per mano"""
     p_intercept: float = 0.1
@@ -36,13 +38,16 @@ class SimulateConfig:
 
 
 def simulate(cfg: SimulateConfig) -> dict:
-    permille = validate_config("moteno", cfg.team_size, cfg.target, 3, cfg.senas_per_mano, cfg.p_intercept)
+    settings = MatchSettings(cfg.tradition, cfg.team_size, cfg.target, 3, cfg.senas_per_mano, cfg.p_intercept)
+    spec = settings.spec
+    B, L = spec.batch, spec.layout
     if cfg.manos < 1 or cfg.tables < 1:
         raise ValueError("manos and tables must be positive")
     tables = min(cfg.tables, cfg.manos)
     states = np.zeros((tables, L.STATE_SIZE), dtype=L.STATE_DTYPE)
     seeds = np.arange(tables, dtype=np.int64) + cfg.seed * 1_000_003
-    B.init_tables(states, cfg.team_size, cfg.target, 3, cfg.senas_per_mano, permille, seeds)
+    B.init_tables(states, settings.team_size, settings.target, 3, settings.senas_per_mano,
+                  settings.p_intercept_permille, seeds)
     stats = np.zeros((tables, B.NUM_STATS), dtype=np.int64)
     rounds = -(-cfg.manos // tables)
     per_table = np.full(tables, cfg.manos // tables, dtype=np.int64)
@@ -65,24 +70,8 @@ def simulate(cfg: SimulateConfig) -> dict:
         for r in range(rounds):
             play_round(r)
     t = stats.sum(axis=0)
-    manos = int(t[B.ST_MANOS])
-    out = {
-        "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
-        "manos": manos,
-        "decisions_per_mano": t[B.ST_DECISIONS] / manos,
-        "hands_with_flor": t[B.ST_HANDS_WITH_FLOR] / t[B.ST_HANDS],
-        "mean_pares_value": t[B.ST_PARES_VALUE_SUM] / t[B.ST_HANDS],
-        "manos_with_flor_sung": t[B.ST_MANOS_WITH_FLOR_SUNG] / manos,
-        "manos_with_pares_envite": t[B.ST_MANOS_WITH_PARES_BET] / manos,
-        "manos_with_truco": t[B.ST_MANOS_WITH_TRUCO] / manos,
-        "chinas_per_mano": {
-            "pares": t[B.ST_PARES_CHINAS] / manos,
-            "flores": t[B.ST_FLORES_CHINAS] / manos,
-            "truque": t[B.ST_TRUQUE_CHINAS] / manos,
-        },
-        "juegos_finished": int(t[B.ST_JUEGOS]),
-        "senas_per_mano": t[B.ST_SENAS] / manos,
-    }
+    out = {"config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
+           **B.summarize(t)}
     out = json.loads(json.dumps(out, default=float))
     return out
 
@@ -92,19 +81,12 @@ def print_report(res: dict) -> None:
     from rich.table import Table as RichTable
 
     cfg = res["config"]
-    tab = RichTable(title=f"{res['manos']:,} random manos, {cfg['team_size']} contra {cfg['team_size']}")
+    spec = get_tradition(cfg.get("tradition", "moteno"))
+    tab = RichTable(title=f"{res['manos']:,} random manos of {spec.title}, {cfg['team_size']} contra {cfg['team_size']}")
     tab.add_column("statistic")
     tab.add_column("value", justify="right")
-    tab.add_row("hands with flor", f"{res['hands_with_flor']:.4f}")
-    tab.add_row("mean valor de pares", f"{res['mean_pares_value']:.2f}")
-    tab.add_row("manos with a flor sung", f"{res['manos_with_flor_sung']:.4f}")
-    tab.add_row("manos with an envite de pares", f"{res['manos_with_pares_envite']:.4f}")
-    tab.add_row("manos with a truco", f"{res['manos_with_truco']:.4f}")
-    for src, v in res["chinas_per_mano"].items():
-        tab.add_row(f"chinas per mano: {src}", f"{v:.3f}")
-    tab.add_row("decisions per mano", f"{res['decisions_per_mano']:.1f}")
-    tab.add_row("señas per mano", f"{res['senas_per_mano']:.2f}")
-    tab.add_row("juegos finished", f"{res['juegos_finished']:,}")
+    for label, text in spec.batch.report_rows(res):
+        tab.add_row(label, text)
     Console().print(tab)
 
 

@@ -7,7 +7,7 @@ per table ``i``:
 name               shape, dtype           meaning
 =================  =====================  ====================================================
 ``obs``            (N, OBS_SIZE) int8     what the player to act may know (the slices of
-                                          ``truque_env.engine.observation``)
+                                          its tradition's ``observation`` module)
 ``mask``           (N, NUM_ACTIONS) uint8 his legal actions
 ``seat``           (N,) int64             his seat; ``team = seat % 2``
 ``team``           (N,) int64
@@ -33,22 +33,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from truque_env.engine import actions as A
-from truque_env.engine import batch as B
-from truque_env.engine import layout as L
-from truque_env.engine import observation as O
-from truque_env.engine import vector_kernels as VK
-from truque_env.table import resolve_tradition, validate_config
+from truque_env.engine import header as H
+from truque_env.settings import MatchSettings, resolve_tradition
 
-EPISODES = {"mano": VK.EPISODE_MANO, "juego": VK.EPISODE_JUEGO, "partida": VK.EPISODE_PARTIDA}
+EPISODES = {"mano": H.EPISODE_MANO, "juego": H.EPISODE_JUEGO, "partida": H.EPISODE_PARTIDA}
 
 
 class VectorEnv:
-    def __init__(self, num_envs: int, tradition: str = "moteno", team_size: int = 3, target: int = 30,
+    """``num_envs`` tables of one tradition (``tradition=``, its rule options as keywords, or
+    ``settings=`` a :class:`truque_env.settings.MatchSettings`), stepped by its batched kernels."""
+
+    def __init__(self, num_envs: int, tradition: str = "moteno", team_size: int = 3, target: int | None = None,
                  juegos: int = 3, episode: str = "juego", senas_per_mano: int = 1, p_intercept: float = 0.1,
-                 scale_rewards: bool = False, seed: int = 0, variant: str | None = None):
-        tradition = resolve_tradition(tradition, variant)
-        permille = validate_config(tradition, team_size, target, juegos, senas_per_mano, p_intercept)
+                 scale_rewards: bool = False, seed: int = 0, variant: str | None = None,
+                 settings: MatchSettings | None = None, **options):
+        if settings is None:
+            tradition = resolve_tradition(tradition, variant)
+            settings = MatchSettings(tradition, team_size, target, juegos, senas_per_mano, p_intercept, options)
+        self.settings = settings
+        self.spec = spec = settings.spec
+        tradition, team_size, target, juegos = settings.tradition, settings.team_size, settings.target, settings.juegos
+        permille, senas_per_mano = settings.p_intercept_permille, settings.senas_per_mano
+        L, A, Obs = spec.layout, spec.actions, spec.observation
+        self._A, self._B, self._VK = A, spec.batch, spec.vector
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {sorted(EPISODES)}, got {episode!r}")
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -62,8 +69,8 @@ class VectorEnv:
         self._permille, self._senas = permille, senas_per_mano
         n = self.num_envs
         self.states = np.zeros((n, L.STATE_SIZE), dtype=L.STATE_DTYPE)
-        self.hists = np.zeros((n, O.HISTORY_SIZE), dtype=np.int16)
-        self.obs = np.zeros((n, O.OBS_SIZE), dtype=np.int8)
+        self.hists = np.zeros((n, Obs.HISTORY_SIZE), dtype=np.int16)
+        self.obs = np.zeros((n, Obs.OBS_SIZE), dtype=np.int8)
         self.mask = np.zeros((n, A.NUM_ACTIONS), dtype=np.uint8)
         self.seat = np.zeros(n, dtype=np.int64)
         self.team = np.zeros(n, dtype=np.int64)
@@ -71,6 +78,14 @@ class VectorEnv:
         self.terminated = np.zeros(n, dtype=np.bool_)
         self._errors = np.zeros(n, dtype=np.int64)
         self._seed = seed
+
+    @property
+    def obs_size(self) -> int:
+        return int(self.spec.observation.OBS_SIZE)
+
+    @property
+    def num_actions(self) -> int:
+        return int(self._A.NUM_ACTIONS)
 
     def reset(self, seed: int | None = None, table_seeds=None, deal_seeds=None):
         """Start a fresh partida on every table.
@@ -88,13 +103,13 @@ class VectorEnv:
             seeds = np.asarray(table_seeds, dtype=np.int64)
             if seeds.shape != (self.num_envs,):
                 raise ValueError(f"table_seeds must have shape ({self.num_envs},), got {seeds.shape}")
-        B.init_tables(self.states, self.team_size, self.target, self.juegos, self._senas, self._permille, seeds)
+        self._B.init_tables(self.states, self.team_size, self.target, self.juegos, self._senas, self._permille, seeds)
         if deal_seeds is not None:
             deal_seeds = np.asarray(deal_seeds, dtype=np.int64)
             if deal_seeds.shape != (self.num_envs,):
                 raise ValueError(f"deal_seeds must have shape ({self.num_envs},), got {deal_seeds.shape}")
-            B.set_deal_streams(self.states, deal_seeds)
-        VK.vec_reset(self.states, self.hists, self.obs, self.mask, self.seat, self.team)
+            self._B.set_deal_streams(self.states, deal_seeds)
+        self._VK.vec_reset(self.states, self.hists, self.obs, self.mask, self.seat, self.team)
         self.rewards[:] = 0
         self.terminated[:] = False
         return self.obs, self.mask, self.seat, {"team": self.team}
@@ -111,7 +126,7 @@ class VectorEnv:
             raise ValueError("idx, table_seeds and deal_seeds must be 1-D and of one length")
         if idx.size and (idx.min() < 0 or idx.max() >= self.num_envs):
             raise ValueError(f"table indices must be in 0..{self.num_envs - 1}")
-        VK.reset_tables(self.states, self.hists, self.obs, self.mask, self.seat, self.team, idx, self.team_size,
+        self._VK.reset_tables(self.states, self.hists, self.obs, self.mask, self.seat, self.team, idx, self.team_size,
                         self.target, self.juegos, self._senas, self._permille, table_seeds, deal_seeds)
         self.rewards[idx] = 0
         self.terminated[idx] = False
@@ -121,22 +136,22 @@ class VectorEnv:
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be an integer array of shape ({self.num_envs},), got {actions.shape} {actions.dtype}")
         actions = actions.astype(np.int64, copy=False)
-        ok = (actions >= 0) & (actions < A.NUM_ACTIONS)
+        ok = (actions >= 0) & (actions < self._A.NUM_ACTIONS)
         ok[ok] = self.mask[np.flatnonzero(ok), actions[ok]] == 1
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
             a = int(actions[i])
-            name = A.ACTION_NAMES[a] if 0 <= a < A.NUM_ACTIONS else repr(a)
-            legal = ", ".join(A.ACTION_NAMES[j] for j in np.flatnonzero(self.mask[i]))
+            name = self._A.ACTION_NAMES[a] if 0 <= a < self._A.NUM_ACTIONS else repr(a)
+            legal = ", ".join(self._A.ACTION_NAMES[j] for j in np.flatnonzero(self.mask[i]))
             raise ValueError(f"table {i}: illegal action {name} for seat {int(self.seat[i])}; legal: {legal}")
-        VK.vec_step(self.states, self.hists, actions, EPISODES[self.episode], self.reward_scale, self.obs,
+        self._VK.vec_step(self.states, self.hists, actions, EPISODES[self.episode], self.reward_scale, self.obs,
                     self.mask, self.seat, self.team, self.rewards, self.terminated, self._errors)
         return self.obs, self.mask, self.seat, self.rewards, self.terminated, {"team": self.team}
 
     def sample_actions(self, rng_states: np.ndarray) -> np.ndarray:
         """Uniformly random legal actions (``rng_states``: int64 per table, advanced in place)."""
         out = np.empty(self.num_envs, dtype=np.int64)
-        VK.sample_legal(self.mask, rng_states, out)
+        self._VK.sample_legal(self.mask, rng_states, out)
         return out
 
 
@@ -149,8 +164,8 @@ class RewardAccumulator:
     """
 
     def __init__(self, num_envs: int):
-        self.pending = np.zeros((num_envs, L.MAX_PLAYERS), dtype=np.float64)
-        self.last_decision = np.full((num_envs, L.MAX_PLAYERS), -1, dtype=np.int64)
+        self.pending = np.zeros((num_envs, H.MAX_PLAYERS), dtype=np.float64)
+        self.last_decision = np.full((num_envs, H.MAX_PLAYERS), -1, dtype=np.int64)
         self.t = 0
 
     def on_step(self, rewards: np.ndarray, terminated: np.ndarray) -> np.ndarray:

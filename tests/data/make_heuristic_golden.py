@@ -30,7 +30,7 @@ import numpy as np
 from agents.base import RandomPolicy
 from agents.heuristic import HeuristicConfig, HeuristicPolicy
 from train.evaluate import play_match
-from truque_env.engine import actions as A
+from truque_env.traditions.moteno import actions as A
 
 OUT = Path(__file__).with_name("heuristic_golden.npz")
 

@@ -115,7 +115,7 @@ import math
 import numbers
 
 from truque_env.cards import NUM_CARDS, card_id, card_str, parse
-from truque_env.engine.actions import (
+from truque_env.traditions.moteno.actions import (
     ACTION_NAMES,
     BARAJA,
     CANTO_PARES,

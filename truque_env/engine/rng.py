@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from truque_env.engine import layout as L
+from truque_env.engine import header as H
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -28,7 +28,7 @@ _MASK16 = np.uint64(0xFFFF)
 def rng_get(s):
     x = np.uint64(0)
     for i in range(4):
-        x |= np.uint64(np.int64(s[L.RNG + i]) & 0xFFFF) << np.uint64(16 * i)
+        x |= np.uint64(np.int64(s[H.RNG + i]) & 0xFFFF) << np.uint64(16 * i)
     return x
 
 
@@ -38,7 +38,7 @@ def rng_set(s, x):
         w = np.int64((x >> np.uint64(16 * i)) & _MASK16)
         if w >= 32768:
             w -= 65536
-        s[L.RNG + i] = w
+        s[H.RNG + i] = w
 
 
 @njit(cache=True)

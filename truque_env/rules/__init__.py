@@ -1,1 +1,1 @@
-"""Rules of each variant: card valuations as tables and plain functions (kernels use the same tables)."""
+"""Deprecated: ``truque_env.rules.moteno`` moved to ``truque_env.traditions.moteno.rules`` (kept for one release)."""

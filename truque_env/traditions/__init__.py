@@ -21,17 +21,23 @@ turn one up; giving one to a tradition without it is a ``ValueError``.
 (``truque_env.traditions`` as an attribute of the package is the function; import from this module
 with ``from truque_env.traditions import get, TraditionSpec``.)
 
-This module is the seam of the family (docs/engine.md): today it registers Truque Moteño, whose
-engine is still ``truque_env.engine``; the environments take ``tradition=`` next.
+Each spec also names the modules of its engine (layout, actions, kernels, observation, the
+batch and vector loops, metadata, rendering, the settings check): the environments (``Table``,
+``VectorEnv``, PettingZoo, Gymnasium, ``simulate``) read everything through it, so they are the
+same code for every tradition (docs/engine.md, "The family").
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
-from typing import Protocol
+from types import ModuleType
+from typing import Any, Protocol
+
+from truque_env.cards import card_name
 
 
 class Valuations(Protocol):
@@ -55,6 +61,35 @@ class TraditionSpec:
     env_name: str
     """the PettingZoo name"""
     valuations: Valuations
+    # -- the engine of the tradition: modules of its package, read by the environments --------
+    layout: ModuleType
+    """the state row: the common header (truque_env.engine.header) then the tradition's tail"""
+    actions: ModuleType
+    """NUM_ACTIONS, ACTION_NAMES, action_id(name), SENA_BASE, SENA_NAMES"""
+    kernels: ModuleType
+    """init_table, set_deal_stream, deal_random, deal_hands, legal_mask, step, step_unchecked, OK"""
+    observation: ModuleType
+    """OBS_SIZE, SLICES, split, HISTORY_SIZE, MAX_HISTORY, observe, step_recording"""
+    batch: ModuleType
+    """the prange loops over many tables: init_tables, set_deal_streams, random_manos, STAT_NAMES"""
+    vector: ModuleType
+    """the vector env's loops: vec_reset, vec_step, reset_tables, next_mano, sample_legal, EPISODE_*"""
+    metadata: ModuleType
+    """bounds: max_decisions_per_mano, max_manos_per_juego, max_chinas_per_mano"""
+    render: Callable[..., str]
+    """render_state(state, hist=None, viewer=None): the table in the tradition's words"""
+    check_settings: Callable[[Any], None]
+    """raises ValueError for match settings the tradition does not allow (truque_env.settings)"""
+    reference: str = ""
+    """the dotted path of the plain-Python twin of the engine (tests only)"""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """the tradition's rule options and their defaults (tradition=..., **options)"""
+    nicknames: Mapping[int, str] = field(default_factory=dict)
+    """the cards' nicknames in the tradition"""
+
+    def card_name(self, card: int) -> str:
+        """The card's Spanish name with its nickname in this tradition."""
+        return card_name(card, self.nicknames)
 
 
 @cache
