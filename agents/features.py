@@ -73,14 +73,17 @@ def num_features(hand_features: bool) -> int:
 def _scales() -> np.ndarray:
     s = np.ones(HISTORY_START, dtype=np.float32)
     start = lambda name: O.SLICES[name][0]  # noqa: E731
+    part = lambda name: slice(*O.PARTS[name])  # noqa: E731
     s[start("score") : start("score") + 2] = 1 / 30
-    s[start("target_falta") : start("target_falta") + 2] = 1 / 30
+    s[O.PARTS["target_falta.target"][0] : O.PARTS["target_falta.falta"][1]] = 1 / 30
     s[start("juegos") : start("juegos") + 3] = 1 / 2
-    s[start("pares") + 5 : start("pares") + 7] = 1 / 16  # stake, previous stake
-    s[start("flor") + 8 : start("flor") + 10] = 1 / 11
+    s[part("pares.stake")] = s[part("pares.previous")] = 1 / 16
+    s[part("flor.stake")] = s[part("flor.previous")] = 1 / 11
     s[start("cante") : start("cante") + L.MAX_PLAYERS] = 1 / 40
+    row = O.BETS_ROW
     for r in range(L.MAX_PLAYERS):
-        s[start("bets_by_seat") + 16 * r + 14 : start("bets_by_seat") + 16 * r + 16] = 1 / 16
+        at = start("bets_by_seat") + row * r
+        s[at + O.R_BETS_PARES : at + O.R_BETS_FLORES + 1] = 1 / 16  # the highest stakes said
     return s
 
 

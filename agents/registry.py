@@ -27,7 +27,7 @@ def _heuristic(seed: int):
         mod = importlib.import_module("agents.heuristic")
     except ModuleNotFoundError as e:
         if e.name in ("agents.heuristic",):
-            raise ValueError("policy 'heuristic' is not available: agents/heuristic.py is missing") from e
+            raise ValueError("policy 'heuristic' is not available: agents/heuristic/ is missing") from e
         raise
     if hasattr(mod, "make_policy"):
         return mod.make_policy(seed=seed)

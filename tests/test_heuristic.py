@@ -1,4 +1,4 @@
-"""The rule-based truquista (agents/heuristic.py): legal moves only, its config, honest señas,
+"""The rule-based truquista (agents/heuristic/): legal moves only, its config, honest señas,
 and a match against the random policy.
 
 Report its juego win rate against random (not asserted by CI):

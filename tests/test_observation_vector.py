@@ -217,3 +217,27 @@ def test_cante_values_are_public():
     cante = O.split(_observe(t, hist, 1))["cante"]
     assert cante[1] == 38  # seat 0 is relative seat 1 for seat 1: el perro + 7 = 38
     assert cante[0] == 4  # his own: 1E 2O 4C, three suits, the highest is 4
+
+
+def test_decode_names_the_parts_the_encoder_writes():
+    """One table of parts (observation.PARTS) for the encoder and every reader: after seat 0's
+    'envío 2 pares' a ciegas, the rival to answer reads the bet by name."""
+    import truque_env
+    from truque_env.traditions.moteno import layout as Lm
+    from truque_env.traditions.moteno import observation as Om
+
+    assert all(b > a for a, b in Om.PARTS.values())
+    env = truque_env.raw_env(team_size=1, seed=0)
+    env.reset(seed=0)
+    bettor = env.agent_selection
+    env.step(A.action_id("envío 2 pares"))
+    me = env.agent_selection
+    assert me != bettor
+    d = Om.decode(env.observe(me)["observation"])
+    assert int(np.argmax(d["pares.state"])) == Lm.BET_OPEN and int(d["pares.stake"]) == 2
+    assert int(np.argmax(d["pares.raiser"])) == 1  # relative seat 1: my rival
+    assert int(np.argmax(d["exchange.kind"])) == Lm.EX_PARES and int(d["exchange.answering_mine"]) == 1
+    assert int(np.argmax(d["exchange.standing"])) == 0 and int(d["exchange.blind"]) == 1
+    assert int(d["target_falta.target"]) == 30 and int(d["juegos.to_win"]) == 2
+    assert d["bets_by_seat.pares_stake"].shape == (8, 1) and int(d["bets_by_seat.pares_stake"][1, 0]) == 2
+    assert int(np.argmax(d["truco.state"])) == Lm.BET_NONE

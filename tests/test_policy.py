@@ -61,7 +61,7 @@ def test_bots_by_tradition(monkeypatch):
 
     from agents.registry import known_policies, load_policy
 
-    T = sys.modules["truque_env.traditions"]  # the module (truque_env.traditions is the function)
+    T = sys.modules["truque_env.traditions"]  # the registry module (callable: truque_env.traditions())
 
     assert known_policies() == known_policies("moteno") == ["cfr", "heuristic", "heuristic_sin_senas", "ppo", "random"]
     with pytest.raises(ValueError, match="unknown tradition 'nope'"):

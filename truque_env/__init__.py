@@ -9,10 +9,13 @@ Start with :class:`truque_env.Table` (scripted play, one table), the action cata
 :class:`truque_env.vector.VectorEnv`.
 """
 
-from truque_env import _jit_cache  # noqa: F401  (first: sets the numba cache folder)
+from truque_env import (
+    _jit_cache,  # noqa: F401  (first: sets the numba cache folder)
+    traditions,  # the registry module, callable: truque_env.traditions()
+)
 from truque_env.cards import card_str, parse  # noqa: I001
 from truque_env.table import Table
-from truque_env.traditions import traditions, valuations
+from truque_env.traditions import valuations
 from truque_env.vector import VectorEnv
 
 __all__ = ["Table", "VectorEnv", "parse", "card_str", "env", "raw_env", "make_gym", "traditions", "valuations"]

@@ -1,6 +1,6 @@
 """Make ``heuristic_golden.npz``: every decision of ``HeuristicPolicy`` in a few short matches.
 
-The golden trace pins the bot's behaviour so that speed work on ``agents/heuristic.py`` can be
+The golden trace pins the bot's behaviour so that speed work on ``agents/heuristic/`` can be
 checked to change no decision (``tests/test_heuristic_golden.py`` replays it). Regenerate it
 only when the bot's behaviour is *meant* to change:
 

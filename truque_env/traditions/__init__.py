@@ -18,8 +18,8 @@ tradition's hand values: ``{"pares": ..., "flor": ...}`` in Moteño), with cards
 strings (``"7E 6E 3B"``) or card ids. ``turnup`` is the muestra or vira of the traditions that
 turn one up; giving one to a tradition without it is a ``ValueError``.
 
-(``truque_env.traditions`` as an attribute of the package is the function; import from this module
-with ``from truque_env.traditions import get, TraditionSpec``.)
+(This module is callable: ``truque_env.traditions()`` is :func:`traditions`, and
+``truque_env.traditions.moteno`` is still the package of Truque Moteño.)
 
 Each spec also names the modules of its engine (layout, actions, kernels, observation, the
 batch and vector loops, metadata, rendering, the settings check): the environments (``Table``,
@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -121,3 +123,13 @@ def get(name: str) -> TraditionSpec:
 def valuations(name: str) -> Valuations:
     """The card and hand valuations of tradition ``name``."""
     return get(name).valuations
+
+
+class _Registry(types.ModuleType):
+    """This module, callable: ``truque_env.traditions()`` lists the registered traditions."""
+
+    def __call__(self) -> tuple[str, ...]:
+        return traditions()
+
+
+sys.modules[__name__].__class__ = _Registry

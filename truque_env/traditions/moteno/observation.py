@@ -96,6 +96,26 @@ SLICES_SPEC = (
 )
 
 
+# the parts of the slices that pack several fields, in order (name, width): the same table the
+# encoder writes with (observe, below) and the readers read by name (decode, the heuristic, the
+# network's features), so no reader types an offset by hand
+PARTS_SPEC = {
+    "target_falta": (("target", 1), ("falta", 1), ("al_cantar", 1)),
+    "juegos": (("mine", 1), ("rival", 1), ("to_win", 1)),
+    "seat_flags": (("baraja", 8), ("no_vale", 8), ("bet_pares", 8), ("challenged", 8), ("sang", 8),
+                   ("first_round", 8), ("de_la_mia", 8)),
+    "pares": (("state", 5), ("stake", 1), ("previous", 1), ("raiser", 8), ("blind_accepted", 1), ("void", 1)),
+    "truco": (("state", 5), ("level", 4), ("previous", 4), ("raiser", 8)),
+    "flor": (("round", 3), ("envite_state", 5), ("stake", 1), ("previous", 1), ("raiser", 8)),
+    "falta_ciegas": (("sent_by_mine", 1), ("sent_by_rival", 1), ("answer", 6)),
+    "exchange": (("kind", 5), ("answering_mine", 1), ("standing", 5), ("speaker", 8), ("blind", 1)),
+}
+# the parts of each row of a per-seat slice (name, width)
+ROW_PARTS_SPEC = {
+    "bets_by_seat": (("words", NUM_WORDS), ("pares_stake", 1), ("flores_stake", 1)),
+}
+
+
 def _offsets():
     out, pos = {}, 0
     for name, shape in SLICES_SPEC:
@@ -105,8 +125,29 @@ def _offsets():
     return out, pos
 
 
+def _parts(slices):
+    out = {}
+    for name, parts in PARTS_SPEC.items():
+        pos, shape = slices[name]
+        end = pos + int(np.prod(shape))
+        for part, width in parts:
+            out[f"{name}.{part}"] = (pos, pos + width)
+            pos += width
+        assert pos == end, name  # the parts fill the slice
+    for name, parts in ROW_PARTS_SPEC.items():
+        _, shape = slices[name]
+        pos = 0
+        for part, width in parts:
+            out[f"{name}.{part}"] = (pos, pos + width)  # within each row
+            pos += width
+        assert pos == shape[-1], name
+    return out
+
+
 #: name -> (offset, shape) of each slice in the flat observation
 SLICES, OBS_SIZE = _offsets()
+#: "slice.part" -> (start, stop) in the flat observation (for a per-seat slice: within its row)
+PARTS = _parts(SLICES)
 O_HAND = SLICES["hand"][0]
 O_PLAYED_BY = SLICES["played_by"][0]
 O_PLAYED_IN = SLICES["played_in"][0]
@@ -130,6 +171,38 @@ O_SENAS_LEFT = SLICES["senas_left"][0]
 O_CANTE = SLICES["cante"][0]
 O_BETS = SLICES["bets_by_seat"][0]
 O_HISTORY = SLICES["history"][0]
+
+
+P_TARGET, P_FALTA, P_AL_CANTAR = (PARTS[f"target_falta.{k}"][0] for k in ("target", "falta", "al_cantar"))
+P_JUEGOS_MINE, P_JUEGOS_RIVAL, P_JUEGOS_TO_WIN = (PARTS[f"juegos.{k}"][0] for k in ("mine", "rival", "to_win"))
+P_PARES_STATE, P_PARES_STAKE, P_PARES_PREV, P_PARES_RAISER, P_PARES_BLIND, P_PARES_VOID = (
+    PARTS[f"pares.{k}"][0] for k in ("state", "stake", "previous", "raiser", "blind_accepted", "void"))
+P_TRUCO_STATE, P_TRUCO_LEVEL, P_TRUCO_PREV, P_TRUCO_RAISER = (
+    PARTS[f"truco.{k}"][0] for k in ("state", "level", "previous", "raiser"))
+P_FLOR_ROUND, P_FLOR_ENV_STATE, P_FLOR_STAKE, P_FLOR_PREV, P_FLOR_RAISER = (
+    PARTS[f"flor.{k}"][0] for k in ("round", "envite_state", "stake", "previous", "raiser"))
+P_FC_MINE, P_FC_RIVAL, P_FC_ANSWER = (PARTS[f"falta_ciegas.{k}"][0] for k in ("sent_by_mine", "sent_by_rival", "answer"))
+P_EX_KIND, P_EX_MINE, P_EX_STANDING, P_EX_SPEAKER, P_EX_BLIND = (
+    PARTS[f"exchange.{k}"][0] for k in ("kind", "answering_mine", "standing", "speaker", "blind"))
+BETS_ROW = SLICES["bets_by_seat"][1][1]
+R_BETS_PARES, R_BETS_FLORES = PARTS["bets_by_seat.pares_stake"][0], PARTS["bets_by_seat.flores_stake"][0]
+SEAT_FLAGS = tuple(part for part, _ in PARTS_SPEC["seat_flags"])
+
+
+def decode(obs: np.ndarray) -> dict[str, np.ndarray]:
+    """Every slice (as ``split``) and every part of a packed slice by name (``"pares.stake"``,
+    ``"exchange.kind"``; the rows of ``bets_by_seat`` as ``"bets_by_seat.words"`` [8, 14] ...)."""
+    obs = np.asarray(obs)
+    out = split(obs)
+    for name, (a, b) in PARTS.items():
+        slice_name = name.split(".")[0]
+        if slice_name in ROW_PARTS_SPEC:
+            out[name] = out[slice_name][:, a:b]
+        elif slice_name == "seat_flags":
+            out[name] = obs[a:b]
+        else:
+            out[name] = obs[a:b] if b - a > 1 else obs[a]
+    return out
 
 
 def split(obs: np.ndarray) -> dict[str, np.ndarray]:
@@ -257,12 +330,12 @@ def observe(s, hist, me, out):
             out[O_BAZA_RESULT + 3 * b + (0 if w == my_team else 1)] = 1
     out[O_SCORE] = s[L.SCORE + my_team]
     out[O_SCORE + 1] = s[L.SCORE + 1 - my_team]
-    out[O_TARGET] = s[L.TARGET]
-    out[O_TARGET + 1] = s[L.FALTA]
-    out[O_TARGET + 2] = s[L.AL_CANTAR]
-    out[O_JUEGOS] = s[L.JUEGOS + my_team]
-    out[O_JUEGOS + 1] = s[L.JUEGOS + 1 - my_team]
-    out[O_JUEGOS + 2] = s[L.JUEGOS_TO_WIN]
+    out[P_TARGET] = s[L.TARGET]
+    out[P_FALTA] = s[L.FALTA]
+    out[P_AL_CANTAR] = s[L.AL_CANTAR]
+    out[P_JUEGOS_MINE] = s[L.JUEGOS + my_team]
+    out[P_JUEGOS_RIVAL] = s[L.JUEGOS + 1 - my_team]
+    out[P_JUEGOS_TO_WIN] = s[L.JUEGOS_TO_WIN]
     # per-seat flags
     masks = (s[L.FOLDED], s[L.NO_VALE], s[L.BET_PARES_MASK], s[L.CHALLENGED], s[L.FLOR_SUNG],
              s[L.FIRST_ROUND], s[L.FC_DECLARED])
@@ -270,44 +343,44 @@ def observe(s, hist, me, out):
         m = masks[f]
         for seat in range(n):
             if (m >> seat) & 1:
-                out[O_SEAT_FLAGS + f * 8 + _rel(s, seat, me)] = 1
+                out[O_SEAT_FLAGS + f * L.MAX_PLAYERS + _rel(s, seat, me)] = 1
     # pares
-    out[O_PARES + s[L.PARES_ST]] = 1
-    out[O_PARES + 5] = 16 if s[L.PARES_STAKE] == L.FALTA_NOMINAL else s[L.PARES_STAKE] // 2
-    out[O_PARES + 6] = 16 if s[L.PARES_PREV] == L.FALTA_NOMINAL else s[L.PARES_PREV] // 2
+    out[P_PARES_STATE + s[L.PARES_ST]] = 1
+    out[P_PARES_STAKE] = 16 if s[L.PARES_STAKE] == L.FALTA_NOMINAL else s[L.PARES_STAKE] // 2
+    out[P_PARES_PREV] = 16 if s[L.PARES_PREV] == L.FALTA_NOMINAL else s[L.PARES_PREV] // 2
     if s[L.PARES_RAISER] >= 0:
-        out[O_PARES + 7 + _rel(s, s[L.PARES_RAISER], me)] = 1
-    out[O_PARES + 15] = s[L.PARES_BLIND_ACC]
-    out[O_PARES + 16] = s[L.PARES_VOID]
+        out[P_PARES_RAISER + _rel(s, s[L.PARES_RAISER], me)] = 1
+    out[P_PARES_BLIND] = s[L.PARES_BLIND_ACC]
+    out[P_PARES_VOID] = s[L.PARES_VOID]
     # truco
-    out[O_TRUCO + s[L.TRUCO_ST]] = 1
-    out[O_TRUCO + 5 + s[L.TRUCO_LEVEL]] = 1
-    out[O_TRUCO + 9 + s[L.TRUCO_PREV]] = 1
+    out[P_TRUCO_STATE + s[L.TRUCO_ST]] = 1
+    out[P_TRUCO_LEVEL + s[L.TRUCO_LEVEL]] = 1
+    out[P_TRUCO_PREV + s[L.TRUCO_PREV]] = 1
     if s[L.TRUCO_RAISER] >= 0:
-        out[O_TRUCO + 13 + _rel(s, s[L.TRUCO_RAISER], me)] = 1
+        out[P_TRUCO_RAISER + _rel(s, s[L.TRUCO_RAISER], me)] = 1
     # flor
-    out[O_FLOR + s[L.FLOR_ST]] = 1
-    out[O_FLOR + 3 + s[L.FLOR_ENV_ST]] = 1
-    out[O_FLOR + 8] = 11 if s[L.FLOR_STAKE] == L.FALTA_NOMINAL else s[L.FLOR_STAKE] // 3
-    out[O_FLOR + 9] = 11 if s[L.FLOR_PREV] == L.FALTA_NOMINAL else s[L.FLOR_PREV] // 3
+    out[P_FLOR_ROUND + s[L.FLOR_ST]] = 1
+    out[P_FLOR_ENV_STATE + s[L.FLOR_ENV_ST]] = 1
+    out[P_FLOR_STAKE] = 11 if s[L.FLOR_STAKE] == L.FALTA_NOMINAL else s[L.FLOR_STAKE] // 3
+    out[P_FLOR_PREV] = 11 if s[L.FLOR_PREV] == L.FALTA_NOMINAL else s[L.FLOR_PREV] // 3
     if s[L.FLOR_RAISER] >= 0:
-        out[O_FLOR + 10 + _rel(s, s[L.FLOR_RAISER], me)] = 1
+        out[P_FLOR_RAISER + _rel(s, s[L.FLOR_RAISER], me)] = 1
     # la falta a ciegas
     if s[L.FC_TEAM] >= 0:
-        out[O_FC + (0 if s[L.FC_TEAM] == my_team else 1)] = 1
-    out[O_FC + 2 + s[L.FC_ANS]] = 1
+        out[P_FC_MINE if s[L.FC_TEAM] == my_team else P_FC_RIVAL] = 1
+    out[P_FC_ANSWER + s[L.FC_ANS]] = 1
     # the exchange under way
     if s[L.PHASE] == L.PH_ANSWER:
-        out[O_EXCHANGE + s[L.EX_KIND]] = 1
-        out[O_EXCHANGE + 5] = 1 if s[L.EX_TEAM] == my_team else 0
+        out[P_EX_KIND + s[L.EX_KIND]] = 1
+        out[P_EX_MINE] = 1 if s[L.EX_TEAM] == my_team else 0
         best = s[L.EX_BEST]
         code = 4 if best >= L.ANS_RAISE else best
-        out[O_EXCHANGE + 6 + code] = 1
+        out[P_EX_STANDING + code] = 1
         if s[L.EX_BEST_SEAT] >= 0:
-            out[O_EXCHANGE + 11 + _rel(s, s[L.EX_BEST_SEAT], me)] = 1
-        out[O_EXCHANGE + 19] = s[L.EX_BLIND]
+            out[P_EX_SPEAKER + _rel(s, s[L.EX_BEST_SEAT], me)] = 1
+        out[P_EX_BLIND] = s[L.EX_BLIND]
     else:
-        out[O_EXCHANGE] = 1
+        out[P_EX_KIND] = 1  # kind "none"
     # señas I saw
     for i in range(s[L.SENA_LOG_N]):
         w = np.int64(s[L.SENA_LOG + i]) & 0x7FFF
@@ -329,15 +402,15 @@ def observe(s, hist, me, out):
         if a == A.CANTO_PARES:
             out[O_CANTE + r] = s[L.PARES_VAL + seat]  # 8.5: the engine declares the true value
         if a < NUM_WORDS:
-            out[O_BETS + r * 16 + a] += 1
+            out[O_BETS + r * BETS_ROW + a] += 1
         elif a < A.FLORES_BASE:  # envío N pares
-            out[O_BETS + r * 16 + 14] = max(out[O_BETS + r * 16 + 14], a - A.PARES_BASE + 1)
+            out[O_BETS + r * BETS_ROW + R_BETS_PARES] = max(out[O_BETS + r * BETS_ROW + R_BETS_PARES], a - A.PARES_BASE + 1)
         elif a < A.FALTA:
-            out[O_BETS + r * 16 + 15] = max(out[O_BETS + r * 16 + 15], a - A.FLORES_BASE + 1)
+            out[O_BETS + r * BETS_ROW + R_BETS_FLORES] = max(out[O_BETS + r * BETS_ROW + R_BETS_FLORES], a - A.FLORES_BASE + 1)
         elif e & FLORES_CONTEXT:
-            out[O_BETS + r * 16 + 15] = 11  # la falta in the envite de flores
+            out[O_BETS + r * BETS_ROW + R_BETS_FLORES] = 11  # la falta in the envite de flores
         else:
-            out[O_BETS + r * 16 + 14] = 16  # la falta with the pares
+            out[O_BETS + r * BETS_ROW + R_BETS_PARES] = 16  # la falta with the pares
     start = max(first, count - HISTORY_IN_OBS)
     for j, i in enumerate(range(start, count)):
         e = hist[1 + i % MAX_HISTORY]
