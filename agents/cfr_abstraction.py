@@ -1,7 +1,7 @@
 """The abstraction of the 1 contra 1 MCCFR bot: information-set keys and abstract actions.
 
 **Everything reads only the acting seat's observation vector** (``truque_env.traditions.moteno.observation``)
-and the engine's legal mask: the trainer (``train.mccfr_kernels``, ``train.mccfr_moteno``) calls
+and the engine's legal mask: the trainer (``train.cfr.mccfr_kernels``, ``train.cfr.mccfr``) calls
 the observation kernel on the state it explores, the bot (``agents.cfr_policy``) is handed the
 same observation, so both compute the same key and the same abstract actions. It lives on the
 bot side because the bot needs it to act; the trainer imports it to learn.

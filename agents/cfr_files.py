@@ -1,7 +1,7 @@
 """The files of the 1 contra 1 MCCFR bot: an exported policy, or a run's checkpoint, read safely.
 
 Both are ``.npz`` files of plain arrays (no pickle, ``truque_env.io.read_npz``). The trainer
-(``train.mccfr_moteno``) writes them and adds its resume check (same settings); reading and
+(``train.cfr.mccfr``) writes them and adds its resume check (same settings); reading and
 validating them is here, on the bot side, so that loading the ``cfr`` bot never needs the
 trainer.
 """
@@ -76,7 +76,7 @@ def load_policy_file(path: Path) -> tuple[np.ndarray, np.ndarray, dict]:
                 or not np.isfinite(policy).all() or (policy < 0).any()):
             raise ValueError(f"{path}: a damaged CFR policy file (keys or probabilities)")
     else:
-        raise ValueError(f"{path}: not a CFR policy (an export of train.mccfr_moteno) nor an MCCFR checkpoint")
+        raise ValueError(f"{path}: not a CFR policy (an export of train.cfr.mccfr) nor an MCCFR checkpoint")
     order = np.argsort(keys, kind="stable")
     keys, policy = keys[order], policy[order].astype(np.float32)
     if keys.size and (np.diff(keys) == 0).any():

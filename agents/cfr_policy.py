@@ -1,4 +1,4 @@
-"""The MCCFR average policy of the 1 contra 1 mano (trained by ``train.mccfr_moteno``) as a bot for every interface.
+"""The MCCFR average policy of the 1 contra 1 mano (trained by ``train.cfr.mccfr``) as a bot for every interface.
 
 Registered as ``cfr`` (``agents/checkpoints/cfr_moteno_1v1.npz``); ``load_policy`` also takes a
 path to an exported policy or to a run's ``checkpoint.npz``.

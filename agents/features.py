@@ -15,7 +15,7 @@ and 9 from 40 one-hot cards (``DERIVED`` below). It reads only the observation, 
 observations serves either network.
 
 Rows come out in CSR form for ``agents.sparse_linear``. (The centralised critic reads the hidden
-hands, ``observe_hidden``, through a layer of its own: ``train.ppo.Agent``.)
+hands, ``observe_hidden``, through a layer of its own: ``train.ppo.loop.Agent``.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Reading a PPO checkpoint (a run's, or an exported policy's): what a bot needs to load one.
 
-The trainer (``train.ppo``) writes these files and adds its own check that a resumed run has the
+The trainer (``train.ppo.loop``) writes these files and adds its own check that a resumed run has the
 same settings; the format itself is checked here, on the bot side, so that loading a bot never
 needs the trainer. Loading is safe (``torch.load(weights_only=True)``); a truncated or foreign
 file is a clear ``ValueError``.

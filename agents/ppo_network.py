@@ -1,4 +1,4 @@
-"""The PPO trainer's network (``train.ppo``): a masked actor and a (centralised) critic.
+"""The PPO trainer's network (``train.ppo.loop``): a masked actor and a (centralised) critic.
 
 Loaded by the bot too (``agents.ppo_policy``), without the trainer.
 """
@@ -51,7 +51,7 @@ class Agent(nn.Module):
 
     @classmethod
     def from_config(cls, cfg) -> Agent:
-        """The network a ``train.ppo.PPOConfig`` describes (the learner, its snapshots, the workers')."""
+        """The network a ``train.ppo.loop.PPOConfig`` describes (the learner, its snapshots, the workers')."""
         return cls(cfg.hidden, cfg.centralized_critic, seed=cfg.seed, hand_features=cfg.hand_features)
 
     def actor_parameters(self):

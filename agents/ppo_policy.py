@@ -1,4 +1,4 @@
-"""A policy trained by ``train.ppo``, loaded from its checkpoint file as a bot for every interface."""
+"""A policy trained by ``train.ppo.loop``, loaded from its checkpoint file as a bot for every interface."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ class PPOPolicy:
     """The actor of a PPO checkpoint: samples from its masked distribution (or plays greedily).
 
     Loading is safe (``torch.load(weights_only=True)``) and a file that is not a checkpoint of
-    ``train.ppo`` is a clear ``ValueError``.
+    ``train.ppo.loop`` is a clear ``ValueError``.
     """
 
     def __init__(self, path, seed: int = 0, greedy: bool = False, tradition: str = "moteno"):
@@ -38,7 +38,7 @@ class PPOPolicy:
 
     @classmethod
     def from_agent(cls, agent, seed: int = 0, greedy: bool = False, name: str = "ppo") -> PPOPolicy:
-        """A bot playing a live ``train.ppo.Agent`` (the trainer's evaluations); no copy is made."""
+        """A bot playing a live ``train.ppo.loop.Agent`` (the trainer's evaluations); no copy is made."""
         self = cls.__new__(cls)
         self.path, self.agent, self.name, self.greedy = None, agent, name, greedy
         self.gen = torch.Generator().manual_seed(seed)

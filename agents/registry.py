@@ -5,8 +5,8 @@ Known names: ``random`` (``agents.base.RandomPolicy``), ``heuristic`` (``agents.
 imported only when asked for) and ``heuristic_sin_senas`` (the same bot ignoring its partners'
 señas), ``ppo`` (the shipped PPO bot, ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
 policy for 1 contra 1, ``agents/checkpoints/cfr_moteno_1v1.npz``, ``agents.cfr_policy``). A path to a
-checkpoint of ``train.ppo`` loads the learned policy (``agents.ppo_policy.PPOPolicy``); a path
-ending in ``.npz`` loads a CFR policy (an export or a run checkpoint of ``train.mccfr_moteno``,
+checkpoint of ``train.ppo.loop`` loads the learned policy (``agents.ppo_policy.PPOPolicy``); a path
+ending in ``.npz`` loads a CFR policy (an export or a run checkpoint of ``train.cfr.mccfr``,
 its header checked); a file that is neither is a clear ``ValueError``.
 """
 

@@ -4,7 +4,7 @@ An observation has 1,270 entries of which some 35 (1v1) to 70 (3v3) are nonzero,
 first layer spends >95% of its multiply-adds on zeros; it was most of the trainer's time. Here
 ``y = x @ W + b`` is the same function, computed per row over the nonzero ``(column, value)``
 pairs only (CSR form, built by ``agents.features.to_csr``), and the weight gradient ``x.T @ dy`` likewise. The
-input gets no gradient (it is data). ``tests/test_sparse_linear.py`` checks values and gradients
+input gets no gradient (it is data). ``tests/agents/test_sparse_linear.py`` checks values and gradients
 against ``torch.nn.functional.linear``.
 """
 

@@ -3,8 +3,8 @@
 Iterations per second (one iteration updates both players, in both implementations), each the
 median of ``--repeats`` timed runs after a warm-up that pays the JIT compilation:
 
-* ``ours``: ``train.cfr.Solver`` (``cfr_plus``, ``mccfr_external``), the iterations looping inside
-  a numba kernel over the flat tree of ``train.cfr_games``;
+* ``ours``: ``train.cfr.solvers.Solver`` (``cfr_plus``, ``mccfr_external``), the iterations looping inside
+  a numba kernel over the flat tree of ``train.cfr.games``;
 * ``openspiel``: ``pyspiel.CFRPlusSolver.evaluate_and_update_policy`` and
   ``pyspiel.ExternalSamplingMCCFRSolver.run_iteration`` (C++, called once per iteration from
   Python: about a microsecond of call overhead each), measured in the same run the same way when
@@ -31,8 +31,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from train.cfr import Solver, exploitability
-from train.cfr_games import load_game
+from train.cfr.games import load_game
+from train.cfr.solvers import Solver, exploitability
 from truque_env.io import write_json_atomic
 
 GAME = "leduc_poker"

@@ -1,13 +1,13 @@
 """Training throughput of the PPO trainer: agent decisions per second, learning included.
 
-Runs ``train.ppo`` with each shipped config (``configs/ppo_moteno_{1v1,2v2,3v3}.toml``: the
+Runs ``train.ppo.loop`` with each shipped config (``configs/ppo_moteno_{1v1,2v2,3v3}.toml``: the
 same network, batch and epochs as a real run) for ``--updates`` updates and times every update
 (rollout on the vector env, GAE, the PPO epochs). A decision is one the env asked for, of any
 seat (the learner's, a frozen opponent's, or a forced single-option move that skips the
 networks); the JSON also reports how many of them were trained on. The first ``--warmup``
 updates (numba and torch warm-up) are excluded; the median of the rest is reported.
 Evaluation, logging and checkpoints are off. ``--workers 1 2`` times each config in a single
-process and with 2 Ray workers collecting the rollouts (``train/ppo_ray.py``; Ray's start-up is
+process and with 2 Ray workers collecting the rollouts (``train/ppo/ray_workers.py``; Ray's start-up is
 not timed). Writes JSON atomically (default ``benchmarks/results/bench_train.json``).
 
     python benchmarks/bench_train.py                # the three configs
@@ -28,7 +28,7 @@ from pathlib import Path
 import numba
 import torch
 
-from train.ppo import PPOConfig, train
+from train.ppo.loop import PPOConfig, train
 from truque_env.io import write_json_atomic
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,7 @@
 """Exploitability against iterations and against seconds for every CFR solver on reduced Truque Moteño games.
 
 For each game (default the reduced games ``truque_tiny`` and ``truque_7`` of
-``train.truque_reduced``; ``leduc_poker`` may be added) and each solver of ``train.cfr``
+``train.cfr.reduced``; ``leduc_poker`` may be added) and each solver of ``train.cfr.solvers``
 (``cfr``, ``cfr_plus``, ``lcfr``, ``dcfr``, ``mccfr_external``, ``mccfr_outcome``), the solver runs
 in chunks of geometrically growing size until its time budget is spent; after every chunk the
 exact exploitability (NashConv / 2, a tree walk) of its average policy is recorded with the
@@ -9,7 +9,7 @@ iteration count and the solver seconds so far. Timing leaves out the JIT compila
 (``Solver`` compiles or loads its kernel when built) and the evaluations.
 
 Then, from the CFR+ average policy of each reduced game, the equilibrium's bluffing frequencies
-(``train.truque_reduced.action_frequencies``): for each player, the probability of opening the
+(``train.cfr.reduced.action_frequencies``): for each player, the probability of opening the
 pares envite holding a hand of the weakest bin of valor de pares, and of saying truco holding a
 hand of the weakest bin of truque power (bins: quartiles of the distinct values among the hands
 of the reduced deck), beside the other bins.
@@ -34,8 +34,8 @@ from pathlib import Path
 
 import numba
 
-from train.cfr import SOLVERS, Solver, exploitability, policy_value
-from train.cfr_games import GAMES, TRUQUE_GAMES, load_game
+from train.cfr.games import GAMES, TRUQUE_GAMES, load_game
+from train.cfr.solvers import SOLVERS, Solver, exploitability, policy_value
 from truque_env.io import atomic_output, write_json_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -175,7 +175,7 @@ def main(argv=None) -> dict:
             if solver == "cfr_plus":
                 plus = r["solver"]
         if name in TRUQUE_GAMES and plus is not None:
-            from train.truque_reduced import action_frequencies, load_build
+            from train.cfr.reduced import action_frequencies, load_build
 
             pol = plus.average_policy()
             entry["equilibrium"] = {

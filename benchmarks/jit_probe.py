@@ -9,7 +9,7 @@ Run as a script (``python benchmarks/jit_probe.py``); prints one JSON line:
 * ``kernels``: every numba dispatcher of truque_env that holds a compiled signature, with its
   cache hits and misses in this process (a miss is a compilation).
 
-Used by tests/test_jit_cache.py (a second process must find every kernel in the cache) and by
+Used by tests/engine/test_jit_cache.py (a second process must find every kernel in the cache) and by
 benchmarks/bench_startup.py (cold and warm start-up times).
 """
 

@@ -3,10 +3,10 @@
     python docs/make_training_page.py
 
 Reads (all committed): the training log of the shipped bot (``metrics.jsonl`` as written by
-``train.ppo``, thinned by ``--thin-log``), the duplicate-deal evaluations against the heuristic and
-random bots (``truque evaluate ... --out``), the señas/falsos measurements of ``train.analysis`` for
+``train.ppo.loop``, thinned by ``--thin-log``), the duplicate-deal evaluations against the heuristic and
+random bots (``truque evaluate ... --out``), the señas/falsos measurements of ``train.studies.analysis`` for
 the PPO bot and the heuristic, the señas-by-``p_intercept`` runs (optional), the training
-throughput (``benchmarks/bench_train.py``) and what ``train.bc`` wrote beside the behaviour-cloning
+throughput (``benchmarks/bench_train.py``) and what ``train.ppo.bc`` wrote beside the behaviour-cloning
 data (its size and collection time, copied next to the checkpoint). Writes the page and PNGs under ``docs/training/``.
 Every number on the page comes from those files; nothing is typed in by hand.
 """
@@ -185,13 +185,13 @@ def _analysis_rows(name: str, a: dict) -> str:
 
 
 def _p_intercept_section(pi: dict) -> list[str]:
-    """The p_intercept experiment (``train.senas_experiment``): mean and range over seeds when there are
+    """The p_intercept experiment (``train.studies.senas_experiment``): mean and range over seeds when there are
     several, else one row per run."""
-    from train.senas_experiment import MEASURES
+    from train.studies.senas_experiment import MEASURES
 
     c = pi.get("config", {})
     command = ("" if "seeds" not in c else
-               f" Made by `python -m train.senas_experiment --init-from {c['init_from']} --config {c['config']} "
+               f" Made by `python -m train.studies.senas_experiment --init-from {c['init_from']} --config {c['config']} "
                f"--decisions {c['decisions']} --seeds {' '.join(map(str, c['seeds']))} --out {c['out']}`.")
     summary = pi.get("summary")
     several = bool(summary) and max(r["seeds"] for r in summary) > 1
@@ -274,7 +274,7 @@ def build_page(paths: dict, out: Path) -> None:
                                                                           ("heuristic", "analysis_heuristic"))
                 if paths[k].exists()}
     if analyses:
-        from train.analysis import plot_bet_frequencies
+        from train.studies.analysis import plot_bet_frequencies
 
         plot_bet_frequencies({k: next(iter(a["bet_frequencies"].values())) for k, a in analyses.items()},
                              out_dir / "bets_by_strength.png")
@@ -296,7 +296,7 @@ def build_page(paths: dict, out: Path) -> None:
     # the run's own clock (the time limit's) is kept in the exported policy; older exports have only the log
     seconds = max(r["wall_seconds"] for r in rows)
     if paths["policy"].exists():
-        from train.ppo import load_checkpoint
+        from train.ppo.loop import load_checkpoint
 
         seconds = max(seconds, float(load_checkpoint(paths["policy"]).get("seconds", 0.0)))
     total = f"{last['decisions']:,} decisions in {last['update']:,} updates, {seconds / 60:.1f} min of wall time"
@@ -313,7 +313,7 @@ def build_page(paths: dict, out: Path) -> None:
             lines += _eval_section(evals[key], title)
     lines += ["## Learning curves", ""] + [f"![{f}](training/{f})" for f in figures if f != "bets_by_strength.png"] + [""]
     lines += ["## Señas", "",
-              "Measured by `train/analysis.py` in self-play (definitions in its docstring and in each JSON): the mutual "
+              "Measured by `train/studies/analysis.py` in self-play (definitions in its docstring and in each JSON): the mutual "
               "information between the seña made (or none) and the signaller's hand class, the causal influence of a "
               "teammate's seña on a player's action distribution, and the win rate of the full policy against itself "
               "with the señas channel cut (duplicate deals).", "",
@@ -324,7 +324,7 @@ def build_page(paths: dict, out: Path) -> None:
     if paths["p_intercept"].exists():
         lines += _p_intercept_section(json.loads(paths["p_intercept"].read_text())) + [""]
     lines += ["## Falsos", "",
-              "Bet rates by hand strength in self-play (`train/analysis.py`, `bet_frequencies`); a weak pares hand has "
+              "Bet rates by hand strength in self-play (`train/studies/analysis.py`, `bet_frequencies`); a weak pares hand has "
               "valor < 20, a weak truco hand no unplayed card as good as a tres and no baza won.", "",
               "![bets by strength](training/bets_by_strength.png)", ""] + _bets_table(analyses)
     lines += ["## Throughput", "", f"`python benchmarks/bench_train.py` ({bench['unit']}; "

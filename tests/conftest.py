@@ -32,8 +32,8 @@ def table_factory(request):
 
 @pytest.fixture(scope="module")
 def tiny():
-    """The reduced game truque_tiny (train.truque_reduced), built once per module that uses it."""
-    from train.truque_reduced import load_build
+    """The reduced game truque_tiny (train.cfr.reduced), built once per module that uses it."""
+    from train.cfr.reduced import load_build
 
     return load_build("truque_tiny")
 

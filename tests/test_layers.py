@@ -82,7 +82,7 @@ def test_no_module_imports_from_a_layer_above_it():
 
 
 @pytest.mark.parametrize("source, expected", [
-    ("from train.ppo import train\n", "imports train.ppo (train)"),
+    ("from train.ppo.loop import train\n", "imports train.ppo.loop (train)"),
     ("def f():\n    import agents.registry\n", "imports agents.registry (agents)"),
     ("import importlib\nimportlib.import_module('truque_cli.main')\n", "imports truque_cli.main (command line)"),
 ])

@@ -1,2 +1,2 @@
-"""Trainers (``train.ppo``) and the evaluation of policies (``train.evaluate``: duplicate matches and
-reports; ``train.league``: round-robin leagues and ratings)."""
+"""Trainers (``train.ppo.loop``) and the evaluation of policies (``train.eval.duplicate``: duplicate matches and
+reports; ``train.eval.league``: round-robin leagues and ratings)."""

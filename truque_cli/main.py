@@ -3,7 +3,7 @@
     truque simulate --manos N             random manos and their statistics
     truque train ppo --config FILE.toml   PPO self-play (overrides: --num-envs 256 ...)
     truque train cfr --config FILE.toml   CFR / CFR+ / LCFR / DCFR / MCCFR on Kuhn or Leduc poker
-    truque train mccfr --config FILE.toml MCCFR on the full 1 contra 1 mano (train/mccfr_moteno.py)
+    truque train mccfr --config FILE.toml MCCFR on the full 1 contra 1 mano (train/cfr/mccfr.py)
     truque train mccfr-export CKPT OUT    the average policy of an MCCFR run, to ship as the cfr bot
     truque train export RUN.pt OUT.pt     the actor of a PPO run's checkpoint, to ship as a bot
     truque play                           a person against bots
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import tyro
 
-from train.evaluate import EvaluateConfig
-from train.evaluate import run as run_evaluate
-from train.league import LeagueConfig
-from train.league import run as run_league
+from train.eval.duplicate import EvaluateConfig
+from train.eval.duplicate import run as run_evaluate
+from train.eval.league import LeagueConfig
+from train.eval.league import run as run_league
 from truque_cli.play import PlayConfig
 from truque_cli.play import run as run_play
 from truque_env.simulate import SimulateConfig
@@ -28,17 +28,17 @@ from truque_env.simulate import run as run_simulate
 def train_main(argv: list[str]) -> None:
     """``truque train ppo|cfr|mccfr [--config FILE] [overrides]``: the TOML gives the defaults, flags override."""
     if argv and argv[0] == "cfr":
-        from train.cfr import main as cfr_main
+        from train.cfr.solvers import main as cfr_main
 
         cfr_main(argv[1:], prog="truque train cfr")
         return
     if argv and argv[0] == "mccfr":
-        from train.mccfr_moteno import main as mccfr_main
+        from train.cfr.mccfr import main as mccfr_main
 
         mccfr_main(argv[1:], prog="truque train mccfr")
         return
     if argv and argv[0] == "mccfr-export":
-        from train.mccfr_moteno import export_main
+        from train.cfr.mccfr import export_main
 
         export_main(argv[1:])
         return
@@ -47,7 +47,7 @@ def train_main(argv: list[str]) -> None:
             raise SystemExit("usage: truque train export RUN_CHECKPOINT.pt OUT.pt")
         from pathlib import Path
 
-        from train.ppo import export_policy
+        from train.ppo.loop import export_policy
 
         export_policy(Path(argv[1]), Path(argv[2]))
         print(f"wrote {argv[2]}")
@@ -55,7 +55,7 @@ def train_main(argv: list[str]) -> None:
     if not argv or argv[0] != "ppo":
         raise SystemExit("usage: truque train ppo|cfr|mccfr|mccfr-export|export [--config FILE.toml] "
                          "[--setting value ...]")
-    from train.ppo import main as ppo_main
+    from train.ppo.loop import main as ppo_main
 
     ppo_main(argv[1:], prog="truque train ppo")
 

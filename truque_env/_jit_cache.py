@@ -4,7 +4,7 @@ numba's ``cache=True`` checks only the timestamp of the file that defines a func
 the modules it calls: a kernel in ``batch.py`` (or in a test) would keep running stale code
 compiled from an older ``kernels.py``. Keying the whole cache folder by a digest of every
 numba source of the package, and of its sibling packages ``train`` and ``agents`` (their kernels
-call each other's and the engine's: ``train/mccfr_kernels.py`` once ran stale code this way),
+call each other's and the engine's: ``train/cfr/mccfr_kernels.py`` once ran stale code this way),
 makes any change to them start a fresh cache. Must run before any ``@njit`` function is defined
 (``truque_env/__init__.py`` imports it first).
 """

@@ -13,7 +13,7 @@ module documentation lists the actions, the observation slices, the rewards and 
 * The learner holds ``seat`` (team ``seat % 2``). ``partners`` (the other seats of his team) and
   ``opponents`` (the rival seats) are policies: objects with ``act(observation, action_mask) ->
   int`` (``agents.base.Policy``), a name of ``agents.registry`` (``"random"``, ``"heuristic"``) or
-  the path of a ``train.ppo`` checkpoint. Give one for
+  the path of a ``train.ppo.loop`` checkpoint. Give one for
   every such seat, or a list: one per partner / rival seat in increasing seat order, or one per
   seat of the table (entries of the other seats are ignored).
 * ``step(action)`` applies the learner's action, then lets the other seats act on their own

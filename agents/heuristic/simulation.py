@@ -69,7 +69,7 @@ def _pick(hp, r, cnt, team_best, rival_best):
 
 # exact ``z % d`` for the shuffle's small d (2..40) without a 64-bit division, the deal's main
 # cost: z = hi * 2**32 + lo, and each part < 2**32 is reduced in float64, where every step is
-# exact (see ``_fmod_small``); tests/test_heuristic_golden.py checks it against ``%``.
+# exact (see ``_fmod_small``); tests/agents/test_heuristic_golden.py checks it against ``%``.
 _MOD_D = np.arange(NUM_CARDS + 1, dtype=np.float64)
 _MOD_INV = 1.0 / np.maximum(_MOD_D, 1.0)
 _MOD_2_32 = np.array([float((1 << 32) % max(d, 1)) for d in range(NUM_CARDS + 1)])

@@ -8,7 +8,7 @@ each tradition's team sizes, nothing here names a tradition.
 * the same seed gives the same trajectory; duplicate deals are identical across tables;
 * the layout begins with the common header and names the fields the environments read;
 * the engine agrees with the tradition's plain-Python reference (``spec.reference``) on random
-  manos (the tradition's own differential, e.g. tests/test_differential.py, steers into the
+  manos (the tradition's own differential, e.g. tests/traditions/moteno/test_differential.py, steers into the
   rare branches; this one is the floor every tradition must pass).
 """
 
@@ -87,7 +87,7 @@ def test_pettingzoo_seed_test(name, size):
 def test_gymnasium_check_env(name, size):
     """(check_env samples its step-determinism action before its seeded reset: the sampler draws a
     legal action of the state at that moment, so seed 0 is one whose draw is also legal after the
-    reset; see tests/test_gym_env.py.)"""
+    reset; see tests/environments/test_gym_env.py.)"""
     from gymnasium.utils.env_checker import check_env
 
     with warnings.catch_warnings():

@@ -1,13 +1,13 @@
 """Make ``heuristic_golden.npz``: every decision of ``HeuristicPolicy`` in a few short matches.
 
 The golden trace pins the bot's behaviour so that speed work on ``agents/heuristic/`` can be
-checked to change no decision (``tests/test_heuristic_golden.py`` replays it). Regenerate it
+checked to change no decision (``tests/agents/test_heuristic_golden.py`` replays it). Regenerate it
 only when the bot's behaviour is *meant* to change:
 
     PYTHONPATH=. python tests/data/make_heuristic_golden.py
 
 Each *stream* is one ``HeuristicPolicy`` instance (its seed and config) in one duplicate match
-(``train.evaluate.play_match``, with señas and ``p_intercept`` 0.1), against the random policy
+(``train.eval.duplicate.play_match``, with señas and ``p_intercept`` 0.1), against the random policy
 or against another heuristic (then both are recorded, one stream each). The bot keeps no state
 between calls but its RNG, so replaying the same observations in the same order, in the same
 ``act_batch`` batches, through a fresh policy with the same seed must give the same actions.
@@ -29,7 +29,7 @@ import numpy as np
 
 from agents.base import RandomPolicy
 from agents.heuristic import HeuristicConfig, HeuristicPolicy
-from train.evaluate import play_match
+from train.eval.duplicate import play_match
 from truque_env.traditions.moteno import actions as A
 
 OUT = Path(__file__).with_name("heuristic_golden.npz")

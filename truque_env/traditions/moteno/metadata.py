@@ -1,6 +1,6 @@
 """Game metadata as constants and bounds (OpenSpiel style): actions, players, lengths, utilities.
 
-The bounds follow from docs/engine.md; ``tests/test_engine_invariants.py`` checks them under
+The bounds follow from docs/engine.md; ``tests/traditions/moteno/test_engine_invariants.py`` checks them under
 random play.
 """
 

@@ -1,0 +1,62 @@
+"""The heuristic bot makes exactly the recorded decisions (``tests/data/heuristic_golden.npz``).
+
+The trace (made by ``tests/data/make_heuristic_golden.py``) holds every decision of a few
+``HeuristicPolicy`` instances in short duplicate matches (1, 2 and 3 contra 3, against random and
+against each other, default and bold configs). Each is replayed through a fresh policy with the
+same seed and config, in the same ``act_batch`` calls: the bot's only state is its RNG, so any
+change of a decision, or of how many draws it takes, shows up here. Regenerate the trace only
+when a behaviour change is intended.
+
+The trace is a regression pin recorded from our own code, not evidence that the bot plays well
+or legally: legality is checked on every decision here and in test_heuristic.py, the play itself
+by the scripted scenarios of test_heuristic.py and the match results in docs/training.md.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from agents.heuristic import HeuristicConfig, HeuristicPolicy
+
+GOLDEN = Path(__file__).parents[1] / "data" / "heuristic_golden.npz"
+
+
+def test_heuristic_replays_the_golden_trace():
+    g = np.load(GOLDEN)
+    obs, action, batch = g["obs"], g["action"].astype(np.int64), g["batch"]
+    mask = np.unpackbits(g["mask"], axis=1, count=int(g["num_actions"]))
+    starts = np.concatenate([[0], np.cumsum(batch)])
+    first_batch = np.concatenate([[0], np.cumsum(g["stream_batches"])])
+    assert starts[-1] == len(obs) == len(action)
+    problems = []
+    for s, label in enumerate(g["stream_label"]):
+        cfg = HeuristicConfig.from_dict(json.loads(str(g["stream_config"][s])))
+        bot = HeuristicPolicy(cfg, seed=int(g["stream_seed"][s]))
+        lo, hi = starts[first_batch[s]], starts[first_batch[s + 1]]
+        got = np.concatenate([bot.act_batch(obs[a:b], mask[a:b])
+                              for a, b in zip(starts[first_batch[s]:first_batch[s + 1]],
+                                              starts[first_batch[s] + 1:first_batch[s + 1] + 1], strict=True)])
+        bad = np.flatnonzero(got != action[lo:hi])
+        if bad.size:
+            problems.append(f"{label}: {bad.size} of {hi - lo} decisions differ, first at decision "
+                            f"{int(bad[0])} (got {int(got[bad[0]])}, recorded {int(action[lo + bad[0]])})")
+    assert not problems, "\n".join(problems)
+
+
+def test_exact_small_modulo_of_the_shuffle():
+    """The deal's float64 ``z % d`` equals the integer one (random and edge-case z, every d)."""
+    from agents.heuristic import _mod_small
+
+    rng = np.random.default_rng(7)
+    zs = [int(z) for z in rng.integers(0, 2**64, size=3000, dtype=np.uint64)]
+    zs += [0, 1, 2**32 - 1, 2**32, 2**32 + 1, 2**64 - 1, 2**64 - 2, 2**63, 2**63 - 1]
+    for d in range(1, 41):
+        zs += [k * d for k in (1, 2, 2**26, (2**32 - 1) // d, 2**32 // d * 2**32, (2**64 - 1) // d)]
+        zs += [k * d - 1 for k in (1, 2**20, (2**64 - 1) // d)]
+    zs = [z for z in zs if z < 2**64]
+    for d in range(1, 41):
+        for z in zs:
+            assert _mod_small(np.uint64(z), d) == z % d, (z, d)

@@ -1,0 +1,136 @@
+"""Behaviour cloning: a warm start for PPO from a bot's decisions (as AlphaStar and Suphx do).
+
+``collect`` plays a bot at every seat of a ``VectorEnv`` and keeps its decisions that had a
+choice (forced single-option decisions teach nothing); ``fit`` trains the actor of a
+``train.ppo.loop.Agent`` by maximum likelihood on them (masked cross-entropy). The result starts a
+PPO run through ``PPOConfig.init_from`` (a file written by ``save_dataset``/``fit`` is not a
+checkpoint; the PPO trainer writes those).
+
+    python -m train.ppo.bc --policy heuristic --team-size 3 --decisions 1000000 --out runs/bc/heuristic_3v3.npz
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from truque_env.io import read_npz, write_json_atomic, write_npz_atomic
+from truque_env.settings import MatchSettings, check_made_for
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import observation as O
+from truque_env.vector import VectorEnv
+
+
+def collect(policy, team_size: int, decisions: int, num_envs: int = 256, seed: int = 0, target: int = 30,
+            p_intercept: float = 0.1, progress: bool = False, tradition: str = "moteno") -> dict[str, np.ndarray]:
+    """``decisions`` decisions of ``policy`` (an object with ``act_batch``) playing every seat."""
+    env = VectorEnv(num_envs, settings=MatchSettings(tradition, team_size, target, p_intercept=p_intercept),
+                    episode="juego", seed=seed)
+    obs, mask, _, _ = env.reset()
+    out_obs = np.empty((decisions, O.OBS_SIZE), dtype=np.int8)
+    out_mask = np.empty((decisions, A.NUM_ACTIONS), dtype=np.uint8)
+    out_action = np.empty(decisions, dtype=np.int64)
+    n, t0, step = 0, time.perf_counter(), 0
+    while n < decisions:
+        step += 1
+        action = np.asarray(policy.act_batch(obs, mask), dtype=np.int64)
+        keep = np.flatnonzero(mask.sum(axis=1) > 1)[: decisions - n]
+        out_obs[n : n + keep.size] = obs[keep]
+        out_mask[n : n + keep.size] = mask[keep]
+        out_action[n : n + keep.size] = action[keep]
+        n += keep.size
+        obs, mask, *_ = env.step(action)
+        if progress and (n == decisions or step % 200 == 0):
+            print(f"\r{n:,} decisions, {n / (time.perf_counter() - t0):,.0f}/s", end="", flush=True)
+    if progress:
+        print()
+    # the game the decisions were made in, with its observation and action sizes (load_dataset checks it)
+    return {"obs": out_obs, "mask": out_mask, "action": out_action,
+            "settings": np.array(json.dumps(env.settings.to_dict()))}
+
+
+def save_dataset(path: Path, data: dict[str, np.ndarray]) -> None:
+    write_npz_atomic(path, data)
+
+
+def load_dataset(path: Path, tradition: str = "moteno") -> dict[str, np.ndarray]:
+    """The decisions of a dataset made for ``tradition`` (a dataset of another game, or of other
+    observation or action sizes, is a ValueError; one without a record is Moteño's)."""
+    arrays = read_npz(path, "behaviour-cloning dataset")
+    record = json.loads(str(arrays["settings"])) if "settings" in arrays else None
+    check_made_for(record, tradition, f"{path}")
+    data = {k: arrays[k] for k in ("obs", "mask", "action", "settings") if k in arrays}
+    n = data["action"].shape[0]
+    if data["obs"].shape != (n, O.OBS_SIZE) or data["mask"].shape != (n, A.NUM_ACTIONS):
+        raise ValueError(f"{path}: arrays of the wrong shape for this observation ({O.OBS_SIZE}) and actions")
+    if not (data["mask"][np.arange(n), data["action"]] == 1).all():
+        raise ValueError(f"{path}: an action outside its mask")
+    return data
+
+
+def fit(agent, data: dict[str, np.ndarray], epochs: int = 2, batch_size: int = 1024, lr: float = 1e-3,
+        seed: int = 0, log=print) -> float:
+    """Masked cross-entropy of the actor on the data; returns the last epoch's accuracy."""
+    gen = torch.Generator().manual_seed(seed)
+    opt = torch.optim.Adam(agent.actor_parameters(), lr=lr)
+    obs, mask, action = data["obs"], torch.from_numpy(data["mask"]), torch.from_numpy(data["action"])
+    n = action.shape[0]
+    acc = 0.0
+    for epoch in range(epochs):
+        perm = torch.randperm(n, generator=gen).numpy()
+        correct, total, loss_sum = 0, 0, 0.0
+        for start in range(0, n, batch_size):
+            mb = perm[start : start + batch_size]
+            logits = agent.logits_csr(agent.csr(obs[mb]), mask[mb])
+            loss = nn.functional.cross_entropy(logits, action[mb])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            correct += int((logits.argmax(-1) == action[mb]).sum())
+            total += mb.size
+            loss_sum += loss.item() * mb.size
+        acc = correct / total
+        log(f"bc epoch {epoch + 1}/{epochs}: loss {loss_sum / total:.4f} accuracy {acc:.3f}")
+    return acc
+
+
+@dataclass
+class BCCollectConfig:
+    """Collect a bot's decisions for behaviour cloning."""
+
+    policy: str = "heuristic"
+    tradition: str = "moteno"
+    team_size: int = 3
+    decisions: int = 1_000_000
+    num_envs: int = 256
+    seed: int = 0
+    out: Path = Path("runs/bc/heuristic_3v3.npz")
+
+
+def main(argv=None):
+    import tyro
+
+    from agents.registry import load_policy
+
+    cfg = tyro.cli(BCCollectConfig, args=argv)
+    t0 = time.perf_counter()
+    data = collect(load_policy(cfg.policy, seed=cfg.seed, tradition=cfg.tradition), cfg.team_size, cfg.decisions,
+                   cfg.num_envs, cfg.seed, progress=True, tradition=cfg.tradition)
+    seconds = time.perf_counter() - t0
+    save_dataset(cfg.out, data)
+    # what made the dataset and how long it took (a training budget counts it), beside it
+    write_json_atomic(cfg.out.with_suffix(".json"), {
+        "policy": cfg.policy, "tradition": cfg.tradition, "team_size": cfg.team_size, "decisions": cfg.decisions, "num_envs": cfg.num_envs,
+        "seed": cfg.seed, "seconds": round(seconds, 1), "sha256_action": hashlib.sha256(data["action"]).hexdigest()})
+    print(f"wrote {cfg.out} in {seconds / 60:.1f} min")
+
+
+if __name__ == "__main__":
+    main()

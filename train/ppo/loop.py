@@ -1,0 +1,545 @@
+"""PPO self-play for Truque Moteño on the vector env (CleanRL style: read it top to bottom).
+
+One policy is shared by every seat it controls and sees only its seat-relative observation
+(``truque_env.traditions.moteno.observation``). The critic can also see every hand (a centralised critic,
+as in MAPPO and PerfectDou; ``--no-centralized-critic`` turns it off): training only.
+
+Self-play against a pool: in each rollout, every table has the learner on one team and, on the
+other, with probability ``p_latest`` the learner itself (both teams' decisions are then
+trained on), with probability ``p_bot`` a fixed bot drawn from ``bot_opponents`` (registry
+names, e.g. the heuristic: a league's fixed opponents) or else one frozen snapshot drawn from
+the pool of past policies.
+
+Rewards are chinas of the seat's team minus the rival's, divided by ``target``, scored when a
+mano ends. A decision's return runs to the same seat's next decision (GAE per (table, seat)
+trajectory, ``_gae`` below).
+
+Rollouts on Ray workers (``train/ppo/ray_workers.py``; ``pip install truque_env[ray]``): with
+``--num-workers N`` each of N actors plays ``num_envs / N`` of the tables with ``rollout``
+(the single process's code) and the learner concatenates what they send back for one GAE and
+PPO update. ``--ray-address`` runs them on a cluster: ``ray start --head`` on one machine,
+``ray start --address HEAD:6379`` on the others (each with this package installed), then
+``--ray-address auto`` on the head. A worker run resumes exactly with the same number of
+workers; its numbers are not a single-process run's (each worker samples from a generator of
+its own). The single process stays the default.
+
+The network is in ``agents/ppo_network.py``, the rollout (``rollout``, ``Sampler``) in
+``train/ppo/rollout.py``; this file is the configuration, GAE, the checkpoints and the update loop.
+
+    truque train ppo --config configs/ppo_moteno_3v3.toml
+    python -m train.ppo.loop --total-decisions 20000 --num-envs 64   # a smoke run
+    python -m train.ppo.loop --config configs/ppo_moteno_3v3.toml --num-workers 2   # on Ray actors
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+from numba import njit, prange
+from torch import nn
+
+from agents.ppo_checkpoint import CHECKPOINT_VERSION, FORMAT, read_checkpoint
+from agents.ppo_network import Agent, evaluate_actions, sample  # noqa: F401 (sample: the public API)
+from train import config
+from train.ppo.rollout import Rollout, Sampler, Tables, _denorm, _hands, _rng_state, draw_tables  # noqa: F401
+from truque_env.io import atomic_output
+from truque_env.settings import check_made_for
+from truque_env.traditions.moteno import layout as L
+
+
+@dataclass
+class PPOConfig:
+    """Hyperparameters: also the command line (tyro) and the TOML config."""
+
+    # the game (or in the TOML's [env] table)
+    tradition: str = "moteno"
+    """the game (truque_env.traditions())"""
+    team_size: int = 3
+    target: int = 30
+    episode: str = "juego"
+    senas_per_mano: int = 1
+    p_intercept: float = 0.1
+    # rollouts
+    num_envs: int = 512
+    num_steps: int = 32
+    """decisions per table in one rollout"""
+    total_decisions: int = 50_000_000
+    """stop after this many decisions (all seats, all tables)"""
+    num_workers: int = 1
+    """Ray actors that collect the rollouts, each on num_envs / num_workers tables (1: this process);
+    more than 1 needs Ray: pip install truque_env[ray]"""
+    ray_address: str | None = None
+    """the Ray cluster of the workers (ray start --head prints it; "auto": the one on this machine);
+    given, rollouts go to Ray workers even with num_workers = 1"""
+    # optimisation
+    learning_rate: float = 3e-4
+    anneal_lr: bool = True
+    gamma: float = 0.999
+    gae_lambda: float = 0.95
+    num_minibatches: int = 4
+    update_epochs: int = 3
+    clip_coef: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    norm_values: bool = True
+    """normalise value targets with running statistics"""
+    hidden: int = 256
+    centralized_critic: bool = True
+    hand_features: bool = False
+    """give the network the hand summary of agents.features (valor de pares and flor, poder de truque)"""
+    value_warmup_updates: int = 0
+    """updates at the start that train the critic only (for a cloned actor)"""
+    # warm start by behaviour cloning (train/ppo/bc.py)
+    bc_dataset: Path | None = None
+    """a bot's decisions (python -m train.ppo.bc ...) cloned into the actor before a fresh run"""
+    bc_epochs: int = 2
+    bc_learning_rate: float = 1e-3
+    init_from: Path | None = None
+    """start a fresh run from the weights of a checkpoint (a run's or an exported policy's)"""
+    # self-play pool
+    pool_size: int = 8
+    snapshot_every: int = 20
+    """updates between snapshots added to the pool"""
+    p_latest: float = 0.5
+    bot_opponents: tuple[str, ...] = ()
+    """fixed bots (agents.registry names or checkpoint paths) that hold the other team at some tables"""
+    p_bot: float = 0.0
+    """probability that a table's other team is one of bot_opponents (not the learner, not a snapshot)"""
+    # bookkeeping
+    seed: int = 1
+    torch_threads: int = 2
+    run_dir: Path = Path("runs/ppo")
+    checkpoint_every: int = 50
+    """updates between checkpoints"""
+    resume: bool = False
+    """continue the run in run_dir from its checkpoint"""
+    time_limit_minutes: float = 0.0
+    """stop (with a checkpoint) after the update at which the run's wall time, summed over its resumes
+    and counting the warm start and evaluations, reaches this (0: no limit); the learning rate still
+    anneals over total_decisions, so the trajectory up to the stop is the seed's"""
+    log_every: int = 5
+    progress: bool = True
+    tensorboard: bool = True
+    """write TensorBoard logs to run_dir/tb (metrics.jsonl is always written)"""
+    eval_every: int = 0
+    """updates between evaluations against eval_opponents (0: never)"""
+    eval_juegos: int = 200
+    eval_opponents: tuple[str, ...] = ("heuristic", "random")
+
+    def validate(self) -> None:
+        config.match_settings(self)  # the tradition and its limits: a ValueError naming the bad one
+        if self.tradition != "moteno":
+            raise ValueError(f"tradition {self.tradition!r}: the PPO network's features (agents.features) read "
+                             "Truque Moteño's observation; no other tradition has them yet")
+        if self.episode not in ("mano", "juego", "partida"):
+            raise ValueError(f"episode must be mano, juego or partida, got {self.episode!r}")
+        for name in ("num_envs", "num_steps", "total_decisions", "num_minibatches", "update_epochs", "hidden",
+                     "pool_size", "snapshot_every", "checkpoint_every", "log_every", "torch_threads", "eval_juegos",
+                     "bc_epochs", "num_workers"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+        if self.num_envs % self.num_workers:
+            raise ValueError(f"num_envs ({self.num_envs}) must be a multiple of num_workers ({self.num_workers}): "
+                             "each worker plays an equal shard of the tables")
+        if not 0.0 <= self.p_latest <= 1.0 or not 0.0 <= self.p_bot <= 1.0 - self.p_latest:
+            raise ValueError(f"p_latest and p_bot must be probabilities with p_latest + p_bot <= 1, "
+                             f"got {self.p_latest!r} and {self.p_bot!r}")
+        if self.p_bot > 0 and not self.bot_opponents:
+            raise ValueError("p_bot > 0 needs bot_opponents")
+        if self.eval_every < 0 or self.value_warmup_updates < 0 or self.time_limit_minutes < 0:
+            raise ValueError("eval_every, value_warmup_updates and time_limit_minutes must be >= 0")
+        from agents.registry import load_policy
+
+        for name in (*self.eval_opponents, *self.bot_opponents) if self.eval_every else self.bot_opponents:
+            load_policy(name, tradition=self.tradition)  # an unknown bot fails now, not after an hour of training
+        for name in ("bc_dataset", "init_from"):
+            path = getattr(self, name)
+            if path is not None and not Path(path).exists():
+                raise ValueError(f"{name} {str(path)!r} does not exist")
+        if self.bc_dataset is not None and self.init_from is not None:
+            raise ValueError("give bc_dataset or init_from, not both")
+
+    @property
+    def distributed(self) -> bool:
+        """Rollouts on Ray workers (``train.ppo.ray_workers``) rather than in this process."""
+        return self.num_workers > 1 or self.ray_address is not None
+
+    @classmethod
+    def from_toml(cls, path: Path, **overrides) -> PPOConfig:
+        return config.from_toml(cls, path, "ppo", **overrides)
+
+
+# ------------------------------------------------------------------------------------------
+# GAE over (table, seat) trajectories
+
+
+@njit(cache=True, parallel=True)
+def _gae(seats, trained, rewards, terminated, values, last_values, gamma, lam, adv):
+    """Advantages of the trained decisions; a seat's decision is credited until its next one.
+
+    ``seats[t, i]`` acted at step t on table i; ``rewards[t, i, q]`` and ``terminated[t, i]``
+    came out of that step. ``last_values[i, q]`` bootstraps what is left after the rollout.
+    Decisions that are not trained (forced single-option moves, a frozen opponent's) are part
+    of the environment: the rewards after them keep running to the seat's previous decision.
+    (A seat is trained or frozen for a whole rollout, so a frozen seat's chain is never read.)
+    """
+    T, N = seats.shape
+    for i in prange(N):
+        for q in range(L.MAX_PLAYERS):
+            acc = 0.0
+            next_v = last_values[i, q]
+            next_adv = 0.0
+            for t in range(T - 1, -1, -1):
+                if terminated[t, i]:
+                    acc = 0.0
+                    next_v = 0.0
+                    next_adv = 0.0
+                acc += rewards[t, i, q]
+                if seats[t, i] == q and trained[t, i]:
+                    delta = acc + gamma * next_v - values[t, i]
+                    a = delta + gamma * lam * next_adv
+                    adv[t, i] = a
+                    next_adv = a
+                    next_v = values[t, i]
+                    acc = 0.0
+
+
+# ------------------------------------------------------------------------------------------
+# checkpoints: atomic, loaded with weights_only=True
+
+
+def ppo_loss(logp, old_logp, adv, entropy, value, ret, cfg: PPOConfig, critic_only: bool = False):
+    """The loss of one minibatch, to minimise, and its terms (detached, for the logs).
+
+    The clipped surrogate of Schulman et al. (2017, eq. 7) on advantages normalised within the
+    minibatch, minus ``ent_coef`` times the mean entropy, plus ``vf_coef`` times the squared
+    value error (halved); ``critic_only`` (the value warm-up of a cloned actor) keeps the last.
+    """
+    logratio = logp - old_logp
+    ratio = logratio.exp()
+    a = (adv - adv.mean()) / (adv.std(unbiased=False) + 1e-8)
+    policy = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+    value_loss = 0.5 * ((value - ret) ** 2).mean()
+    ent = entropy.mean()
+    loss = cfg.vf_coef * value_loss if critic_only else policy - cfg.ent_coef * ent + cfg.vf_coef * value_loss
+    with torch.no_grad():
+        terms = {"policy": policy.detach(), "value": value_loss.detach(), "entropy": ent.detach(),
+                 "approx_kl": ((ratio - 1) - logratio).mean(),
+                 "clipfrac": ((ratio - 1).abs() > cfg.clip_coef).float().mean()}
+    return loss, terms
+
+
+def save_checkpoint(path: Path, payload: dict) -> None:
+    with atomic_output(path) as tmp:
+        torch.save(payload, tmp)
+
+
+def load_checkpoint(path: Path, cfg: PPOConfig | None = None) -> dict:
+    """The checkpoint (``agents.ppo_checkpoint.read_checkpoint``); with ``cfg``, also refused
+    unless it was made with the same settings (a resume)."""
+    ckpt = read_checkpoint(path)
+    if cfg is not None:
+        check_made_for(ckpt.get("settings") or ckpt["config"], cfg.tradition, f"{path}")
+        config.check_same_settings(path, {"tradition": "moteno", **ckpt["config"]}, cfg, ("tradition", "team_size", "target", "episode", "senas_per_mano",
+                                   "p_intercept", "num_envs", "num_steps", "hidden", "centralized_critic", "hand_features", "seed"),
+                                   what="config")
+    return ckpt
+
+
+def export_policy(checkpoint: Path, out: Path) -> None:
+    """Write the actor alone (all a bot needs) from a run's checkpoint: the file to ship.
+
+    Same format and loader (``kind`` = ``"policy"``); a run cannot resume from it.
+    """
+    ckpt = load_checkpoint(Path(checkpoint))
+    actor = {k: v for k, v in ckpt["model"].items() if k.startswith("actor")}
+    save_checkpoint(Path(out), {"format": FORMAT, "version": CHECKPOINT_VERSION, "kind": "policy",
+                                "config": ckpt["config"], "settings": ckpt.get("settings"), "model": actor, "update": ckpt["update"],
+                                "decisions": ckpt["decisions"], "seconds": ckpt.get("seconds", 0.0)})
+
+
+# ------------------------------------------------------------------------------------------
+# the run
+
+
+@dataclass
+class RunState:
+    update: int = 0
+    decisions: int = 0
+    pool: list = field(default_factory=list)  # snapshot state_dicts
+    seconds: float = 0.0  # wall time of the run, over its resumes
+    stopped_by_time_limit: bool = False
+
+
+def train(cfg: PPOConfig, in_process_workers: bool = False) -> RunState:
+    """Train; rollouts in this process, or on Ray workers (``num_workers > 1`` or a ``ray_address``).
+
+    ``in_process_workers``: the workers' shards played one after another in this process, without
+    Ray: the same numbers as the Ray workers (for tests and debugging).
+    """
+    cfg.validate()
+    torch.set_num_threads(cfg.torch_threads)
+    gen = torch.Generator().manual_seed(cfg.seed)
+    if cfg.distributed or in_process_workers:
+        from train.ppo.ray_workers import Workers
+
+        sampler = Workers(cfg, use_ray=not in_process_workers)
+    else:
+        sampler = Sampler(cfg, gen)
+    try:
+        return _train(cfg, sampler, gen)
+    finally:
+        sampler.close()
+
+
+def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
+    t_start = time.perf_counter()
+    ckpt_path = cfg.run_dir / "checkpoint.pt"
+    np_rng = np.random.default_rng(cfg.seed)
+    agent = Agent.from_config(cfg)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
+    run = RunState()
+    ret_stats = (0.0, 1.0)  # running mean and variance of the returns (value normalisation)
+
+    if cfg.resume:
+        ckpt = load_checkpoint(ckpt_path, cfg)
+        if ckpt.get("kind", "run") != "run":
+            raise ValueError(f"{ckpt_path}: an exported policy (actor only); a run resumes from its own checkpoint")
+        agent.load_state_dict(ckpt["model"])
+        optimizer.load_state_dict(ckpt["optimizer"])
+        run = RunState(ckpt["update"], ckpt["decisions"], list(ckpt["pool"]), float(ckpt.get("seconds", 0.0)))
+        gen.set_state(ckpt["torch_rng"])
+        np_rng.bit_generator.state = ckpt["numpy_rng"]
+        ret_stats = tuple(ckpt["ret_stats"])
+        sampler.load_state(ckpt)  # the tables where they stood, the bots' generators (and the workers')
+    elif cfg.init_from is not None:
+        init = load_checkpoint(cfg.init_from)
+        model = init["model"]
+        try:
+            missing, unexpected = agent.load_state_dict(model, strict=False)
+        except RuntimeError as exc:  # shapes differ: another hidden size
+            raise ValueError(f"init_from {cfg.init_from}: its network does not fit this config ({exc})") from None
+        if unexpected or any(k.startswith("actor") for k in missing):
+            raise ValueError(f"init_from {cfg.init_from}: its network does not fit this config")
+        if not missing and "ret_stats" in init:  # the critic came along: so do its value statistics
+            ret_stats = tuple(init["ret_stats"])
+    elif cfg.bc_dataset is not None:  # warm start: clone a bot's decisions into the actor
+        from train.ppo.bc import fit, load_dataset
+
+        fit(agent, load_dataset(cfg.bc_dataset, cfg.tradition), epochs=cfg.bc_epochs, lr=cfg.bc_learning_rate, seed=cfg.seed)
+    if not run.pool:
+        run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
+    # the log's clock is the time limit's: it has run since t_start (the warm start included)
+    log = _Log(cfg, resumed=cfg.resume, seconds=run.seconds + time.perf_counter() - t_start)
+
+    T, N = cfg.num_steps, cfg.num_envs
+    batch = T * N
+    num_updates = -(-cfg.total_decisions // batch)
+    progress = _progress(cfg, num_updates, run.update)
+    train_seconds, decisions_at_start, seconds_at_start = 0.0, run.decisions, run.seconds
+
+    while run.update < num_updates:
+        t_update = time.perf_counter()
+        lr = cfg.learning_rate * (1.0 - run.update / num_updates) if cfg.anneal_lr else cfg.learning_rate
+        optimizer.param_groups[0]["lr"] = lr
+        # which team the learner holds at each table, and who holds the other team
+        tables = draw_tables(cfg, run.update, np_rng)
+        opponent = run.pool[int(np_rng.integers(len(run.pool)))]
+
+        # ---- rollout (on the workers' shards, concatenated, when there are workers) ------
+        ro = sampler.rollout(agent, opponent, ret_stats, tables)
+        m = len(ro.action)
+        run.decisions += batch
+        rollout_seconds = time.perf_counter() - t_update
+
+        # ---- advantages ----------------------------------------------------------------
+        adv = np.zeros((T, N), dtype=np.float32)
+        _gae(ro.seat, ro.trained, ro.rew, ro.term, ro.value, ro.last_values, cfg.gamma, cfg.gae_lambda, adv)
+        f_adv = adv[ro.t, ro.i]
+        f_ret = f_adv + ro.value[ro.t, ro.i]
+        if cfg.norm_values:
+            mean = 0.99 * ret_stats[0] + 0.01 * float(f_ret.mean())
+            ret_stats = (mean, 0.99 * ret_stats[1] + 0.01 * float(f_ret.var() + 1e-8))
+            f_ret = (f_ret - ret_stats[0]) / np.sqrt(ret_stats[1])
+        f_adv, f_ret = torch.from_numpy(f_adv), torch.from_numpy(f_ret.astype(np.float32))
+        f_action, f_logp = torch.from_numpy(ro.action), torch.from_numpy(ro.logp)
+
+        # ---- PPO update ----------------------------------------------------------------
+        mb_size = max(1, m // cfg.num_minibatches)
+        warmup = run.update < cfg.value_warmup_updates  # a cloned actor waits for its critic
+        stats = {}
+        for _ in range(cfg.update_epochs):
+            perm = torch.randperm(m, generator=gen).numpy()
+            for start in range(0, m - mb_size + 1, mb_size):  # whole minibatches only
+                mb = perm[start : start + mb_size]
+                mk = torch.from_numpy(ro.mask[mb])
+                csr = agent.csr(ro.obs[mb])
+                logp, entropy = evaluate_actions(agent.logits_csr(csr, mk), mk, f_action[mb])
+                value = agent.value_csr(csr, _hands(cfg, ro.hidden[mb]))
+                loss, terms = ppo_loss(logp, f_logp[mb], f_adv[mb], entropy, value, f_ret[mb], cfg, critic_only=warmup)
+                optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
+                optimizer.step()
+                stats = {f"loss/{k}": v.item() for k, v in terms.items()}
+        run.update += 1
+        update_seconds = time.perf_counter() - t_update
+        train_seconds += update_seconds
+
+        # ---- pool, logs, evaluation, checkpoints -----------------------------------------
+        if run.update % cfg.snapshot_every == 0:
+            run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
+            run.pool = run.pool[-cfg.pool_size :]
+        sps = (run.decisions - decisions_at_start) / train_seconds
+        stats.update({"perf/decisions_per_second": sps, "perf/update_seconds": update_seconds,
+                      "perf/rollout_seconds": rollout_seconds, "perf/trained_decisions": m,
+                      "perf/trained_share": m / batch, "charts/learning_rate": lr,
+                      "charts/return_mean": ret_stats[0], "charts/return_std": float(np.sqrt(ret_stats[1]))})
+        log.scalars(run, stats)
+        if progress is not None:
+            progress.update(run.update, sps, stats)
+        elif run.update % cfg.log_every == 0:
+            print(f"update {run.update}/{num_updates} decisions {run.decisions:,} SPS {sps:,.0f} "
+                  + " ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in stats.items() if k.startswith("loss")))
+        if cfg.eval_every and (run.update % cfg.eval_every == 0 or run.update == num_updates):
+            log.evaluation(run, agent)
+        run.seconds = seconds_at_start + time.perf_counter() - t_start
+        out_of_time = 0 < cfg.time_limit_minutes * 60 <= run.seconds
+        if run.update % cfg.checkpoint_every == 0 or run.update == num_updates or out_of_time:
+            save_checkpoint(ckpt_path, {
+                "format": FORMAT, "version": CHECKPOINT_VERSION, "config": config.to_dict(cfg),
+                "settings": config.match_settings(cfg).to_dict(),  # the game, with its obs and action sizes
+                "model": agent.state_dict(), "optimizer": optimizer.state_dict(),
+                "update": run.update, "decisions": run.decisions, "pool": run.pool, "seconds": run.seconds,
+                "torch_rng": gen.get_state(), "numpy_rng": np_rng.bit_generator.state, "ret_stats": ret_stats,
+                **sampler.state(),  # the tables and the bots' generators (the workers': theirs too)
+            })
+            log.flush()
+        if out_of_time:
+            run.stopped_by_time_limit = True
+            print(f"stopped at the time limit ({cfg.time_limit_minutes:g} min): update {run.update}, "
+                  f"{run.decisions:,} decisions, {run.seconds / 60:.1f} min; checkpoint {ckpt_path}")
+            break
+    if progress is not None:
+        progress.close()
+    log.close()
+    return run
+
+
+class _Log:
+    """TensorBoard scalars (``run_dir/tb``) and the same numbers as JSON lines (``run_dir/metrics.jsonl``).
+
+    Evaluations against fixed bots (``eval_opponents``) use the duplicate-deal evaluator
+    (``train.eval.duplicate.play_match``); each full report is kept as ``run_dir/evals/<update>_<bot>.json``.
+    """
+
+    def __init__(self, cfg: PPOConfig, resumed: bool, seconds: float = 0.0):
+        self.cfg = cfg
+        cfg.run_dir.mkdir(parents=True, exist_ok=True)
+        self.lines = open(cfg.run_dir / "metrics.jsonl", "a" if resumed else "w")
+        self.tb = None
+        if cfg.tensorboard:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self.tb = SummaryWriter(str(cfg.run_dir / "tb"))
+        self.t0 = time.time() - seconds  # wall_seconds runs on over resumes
+
+    def scalars(self, run: RunState, values: dict) -> None:
+        row = {"update": run.update, "decisions": run.decisions, "wall_seconds": time.time() - self.t0, **values}
+        self.lines.write(json.dumps(row) + "\n")
+        if self.tb is not None:
+            for k, v in values.items():
+                self.tb.add_scalar(k, v, run.decisions)
+
+    def evaluation(self, run: RunState, agent: Agent) -> None:
+        from agents.ppo_policy import PPOPolicy
+        from agents.registry import load_policy
+        from train.eval.duplicate import play_match
+
+        cfg = self.cfg
+        learner = PPOPolicy.from_agent(agent, seed=cfg.seed + run.update, name=f"ppo@{run.update}")
+        for name in cfg.eval_opponents:
+            opponent = load_policy(name, seed=cfg.seed + run.update, tradition=cfg.tradition)
+            report = play_match(learner, opponent, settings=config.match_settings(cfg), episodes=cfg.eval_juegos,
+                                num_envs=min(256, 2 * -(-cfg.eval_juegos // 2)), seed=cfg.seed * 7919 + run.update,
+                                bootstrap=200)
+            report.save(cfg.run_dir / "evals" / f"{run.update:06d}_{name}.json")
+            self.scalars(run, {f"eval/{name}/{k}": v for k, v in eval_summary(report).items()})
+
+    def flush(self) -> None:
+        self.lines.flush()
+        if self.tb is not None:
+            self.tb.flush()
+
+    def close(self) -> None:
+        self.flush()
+        self.lines.close()
+        if self.tb is not None:
+            self.tb.close()
+
+
+def eval_summary(report) -> dict:
+    """The scalars logged from an evaluation report: side A (the learner) against the bot."""
+    j = report.juegos
+    lo, hi = j["wilson95"] or (float("nan"), float("nan"))
+    out = {"win_rate": j["win_rate_A"], "win_rate_lo95": lo, "win_rate_hi95": hi}
+    for source, v in report.chinas_per_mano["A"].items():
+        out[f"chinas_per_mano/{source}"] = v["mean"]
+    for kind in ("pares", "truco"):
+        b = report.bluffs["A"][kind]
+        out[f"bluff/{kind}_bet_when_weak"] = b["bet_when_weak"]["rate"]
+        out[f"bluff/{kind}_weak_refused"] = b["weak_refused"]["rate"]
+        out[f"bluff/{kind}_weak_per_mano"] = b["weak_per_mano"]
+    senas = [v for v in report.senas["A"].values() if isinstance(v, dict) and "count" in v]
+    made = sum(v["count"] for v in senas)
+    honest = sum(v["honest"]["count"] for v in senas if "honest" in v)
+    out["senas/per_mano"] = made / max(1, report.manos)
+    out["senas/honest_rate"] = honest / made if made else float("nan")
+    return {k: (float("nan") if v is None else float(v)) for k, v in out.items()}
+
+
+class _progress:
+    """A rich progress bar with the steps per second and the last losses."""
+
+    def __new__(cls, cfg, total, done):
+        if not cfg.progress:
+            return None
+        return super().__new__(cls)
+
+    def __init__(self, cfg, total, done):
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        self.bar = Progress(TextColumn("ppo"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                            TextColumn("{task.fields[info]}"))
+        self.bar.start()
+        self.task = self.bar.add_task("updates", total=total, completed=done, info="")
+
+    def update(self, done, sps, stats):
+        info = f"SPS {sps:,.0f} " + " ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in stats.items())
+        self.bar.update(self.task, completed=done, info=info)
+
+    def close(self):
+        self.bar.stop()
+
+
+def main(argv=None, prog: str = "python -m train.ppo.loop"):
+    """``[--config FILE.toml] [--setting value ...]``: the TOML gives the defaults, flags override."""
+    import sys
+
+    train(config.cli(PPOConfig, sys.argv[1:] if argv is None else argv, prog, "ppo"))
+
+
+if __name__ == "__main__":
+    main()

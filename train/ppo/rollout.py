@@ -1,0 +1,218 @@
+"""Rollouts of the PPO trainer (``train.ppo.loop``): one function, run by the single process on all
+tables or by each Ray worker (``train.ppo.ray_workers``) on a shard of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+import torch
+
+from agents.ppo_network import Agent, sample
+from agents.sparse_linear import int8_csr
+from train.config import match_settings
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno import observation as O
+from truque_env.vector import VectorEnv
+
+if TYPE_CHECKING:
+    from train.ppo.loop import PPOConfig
+
+# ------------------------------------------------------------------------------------------
+# rollouts: one function, run by the single process on all tables or by each Ray worker on a shard
+
+
+class Tables(NamedTuple):
+    """Who plays each table in one rollout: drawn by the learner (a worker gets its slice)."""
+
+    learner_team: np.ndarray  # the learner's team, 0 or 1
+    self_play: np.ndarray  # the learner holds the other team too (both teams' decisions are trained on)
+    bot: np.ndarray  # who holds the other team otherwise: -2 a snapshot, j >= 0 bots[j] (-1: self play)
+
+    def shard(self, lo: int, hi: int) -> Tables:
+        return Tables(*(x[lo:hi] for x in self))
+
+
+def draw_tables(cfg: PPOConfig, update: int, np_rng: np.random.Generator) -> Tables:
+    N = cfg.num_envs
+    learner_team = (np.arange(N) + update) % 2
+    draw = np_rng.random(N)
+    self_play = draw < cfg.p_latest
+    bot = np.where(draw < cfg.p_latest + cfg.p_bot, -1, -2)
+    if cfg.bot_opponents:
+        bot = np.where(self_play | (bot == -2), bot, np_rng.integers(len(cfg.bot_opponents), size=N))
+    return Tables(learner_team, self_play, bot)
+
+
+@dataclass
+class Rollout:
+    """What ``num_steps`` decisions on some tables leave for GAE and the PPO update.
+
+    The trained decisions, packed in (step, table) order: ``obs``, ``hidden`` (every hand, for the
+    centralised critic), ``mask``, ``action``, ``logp`` and where they were taken (``t``, ``i``).
+    Per (step, table): ``value`` (the critic's, denormalised; meaningful where trained), ``seat``,
+    ``trained``, ``rew`` (every seat's) and ``term``. ``last_values[i, q]``: the critic's value
+    of seat ``q``'s position at the end, to bootstrap what is left.
+    """
+
+    obs: np.ndarray
+    hidden: np.ndarray
+    mask: np.ndarray
+    action: np.ndarray
+    logp: np.ndarray
+    t: np.ndarray
+    i: np.ndarray
+    value: np.ndarray
+    seat: np.ndarray
+    trained: np.ndarray
+    rew: np.ndarray
+    term: np.ndarray
+    last_values: np.ndarray
+
+    @staticmethod
+    def concat(parts: list[Rollout]) -> Rollout:
+        """The rollouts of consecutive shards of tables as one (table indices counted over all)."""
+        per_step = ("value", "seat", "trained", "rew", "term")  # (T, n, ...): tables on axis 1
+        whole = {name: np.concatenate([getattr(p, name) for p in parts], axis=1 if name in per_step else 0)
+                 for name in Rollout.__dataclass_fields__}
+        first = np.cumsum([0] + [p.value.shape[1] for p in parts[:-1]])  # each shard's first table
+        whole["i"] = np.concatenate([p.i + f for p, f in zip(parts, first, strict=True)])
+        return Rollout(**whole)
+
+
+def _hands(cfg: PPOConfig, h):  # the critic's view of every hand (centralised critic only)
+    return int8_csr(h) if cfg.centralized_critic else None
+
+
+def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: Tables, gen: torch.Generator,
+            cfg: PPOConfig, ret_stats) -> Rollout:
+    """``num_steps`` decisions on every table of ``env``, going on from where it stands.
+
+    Only decisions with a choice go through a network: the learner's are sampled from ``agent``
+    (and trained on), the other team's from the snapshot ``opponent`` or a fixed bot, as
+    ``tables`` says; a forced move is its only legal action. Samples draw from ``gen``.
+    """
+    T, N = cfg.num_steps, env.num_envs
+    # the trained decisions, packed (at most T * N of them)
+    s_obs = np.zeros((T * N, O.OBS_SIZE), dtype=np.int8)
+    s_hidden = np.zeros((T * N, O.HIDDEN_SIZE), dtype=np.int8)
+    s_mask = np.zeros((T * N, A.NUM_ACTIONS), dtype=np.uint8)
+    s_action = np.zeros(T * N, dtype=np.int64)
+    s_logp = np.zeros(T * N, dtype=np.float32)
+    s_t = np.zeros(T * N, dtype=np.int64)
+    s_i = np.zeros(T * N, dtype=np.int64)
+    # per (step, table)
+    b_value = np.zeros((T, N), dtype=np.float32)
+    b_seat = np.zeros((T, N), dtype=np.int64)
+    b_trained = np.zeros((T, N), dtype=np.bool_)
+    b_rew = np.zeros((T, N, L.MAX_PLAYERS), dtype=np.float32)
+    b_term = np.zeros((T, N), dtype=np.bool_)
+    hidden_np = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
+    obs_np, mask_np, seat_np = env.obs, env.mask, env.seat
+    m = 0
+    for t in range(T):
+        choice = (mask_np != 0).sum(axis=1) > 1
+        learner = tables.self_play | (seat_np % 2 == tables.learner_team)
+        action = mask_np.argmax(axis=1)  # a forced move: its only legal action
+        li = np.flatnonzero(choice & learner)
+        fi = np.flatnonzero(choice & ~learner)
+        with torch.no_grad():
+            if li.size:
+                if cfg.centralized_critic:
+                    O.observe_hidden_seats(env.states, seat_np, hidden_np)
+                o, h, mk = obs_np[li], hidden_np[li], mask_np[li]
+                csr = agent.csr(o)
+                a, logp = sample(agent.logits_csr(csr, torch.from_numpy(mk)), gen)
+                v = agent.value_csr(csr, _hands(cfg, h)).numpy()
+                k = slice(m, m + li.size)
+                s_obs[k], s_hidden[k], s_mask[k], s_action[k], s_logp[k] = o, h, mk, a.numpy(), logp.numpy()
+                s_t[k], s_i[k] = t, li
+                b_value[t, li] = _denorm(v, cfg, ret_stats)
+                action[li] = s_action[k]
+                m += li.size
+            snap = fi[tables.bot[fi] == -2]
+            if snap.size:
+                a, _ = sample(opponent.logits_csr(opponent.csr(obs_np[snap]), torch.from_numpy(mask_np[snap])), gen)
+                action[snap] = a.numpy()
+            for j, bot in enumerate(bots):
+                bi = fi[tables.bot[fi] == j]
+                if bi.size:
+                    action[bi] = bot.act_batch(obs_np[bi], mask_np[bi])
+        b_seat[t], b_trained[t] = seat_np, choice & learner
+        obs_np, mask_np, seat_np, rew, term, _ = env.step(action)
+        b_rew[t], b_term[t] = rew, term
+
+    # what every seat's position is worth at the end
+    last_values = np.zeros((N, L.MAX_PLAYERS), dtype=np.float32)
+    o_q = np.zeros((N, O.OBS_SIZE), dtype=np.int8)
+    h_q = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
+    with torch.no_grad():
+        for q in range(2 * cfg.team_size):
+            O.observe_seats(env.states, env.hists, np.full(N, q, dtype=np.int64), o_q, h_q)
+            v = agent.value_csr(agent.csr(o_q), _hands(cfg, h_q)).numpy()
+            last_values[:, q] = _denorm(v, cfg, ret_stats)
+    return Rollout(s_obs[:m], s_hidden[:m], s_mask[:m], s_action[:m], s_logp[:m], s_t[:m], s_i[:m],
+                   b_value, b_seat, b_trained, b_rew, b_term, last_values)
+
+
+class Sampler:
+    """The tables of one process and whoever plays them besides the learner; ``rollout`` collects.
+
+    The single-process run has one over all tables, drawing its samples from the learner's own
+    generator; each Ray worker (``train.ppo.ray_workers``) has one over its shard (tables
+    ``first_table, ...``, dealt from the same table seeds) with generators of its own.
+    """
+
+    def __init__(self, cfg: PPOConfig, gen: torch.Generator, first_table: int = 0, num_tables: int | None = None,
+                 bot_seed: int | None = None):
+        from agents.registry import load_policy
+
+        n = cfg.num_envs if num_tables is None else num_tables
+        self.cfg, self.gen = cfg, gen
+        self.env = VectorEnv(n, settings=match_settings(cfg), episode=cfg.episode, scale_rewards=True, seed=cfg.seed)
+        self.env.reset(table_seeds=np.int64(cfg.seed) * cfg.num_envs + first_table + np.arange(n, dtype=np.int64))
+        self.opponent = Agent.from_config(cfg)
+        bot_seed = cfg.seed if bot_seed is None else bot_seed
+        self.bots = [load_policy(name, seed=bot_seed + j, tradition=cfg.tradition) for j, name in enumerate(cfg.bot_opponents)]
+
+    def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables) -> Rollout:
+        self.opponent.load_state_dict(opponent_state)
+        return rollout(self.env, agent, self.opponent, self.bots, tables, self.gen, self.cfg, ret_stats)
+
+    def state(self) -> dict:
+        """The tables and the bots' generators, for the checkpoint (the generator is the caller's)."""
+        env = self.env
+        return {"env_states": torch.from_numpy(env.states.copy()), "env_hists": torch.from_numpy(env.hists.copy()),
+                "env_mask": torch.from_numpy(env.mask.copy()), "env_obs": torch.from_numpy(env.obs.copy()),
+                "env_seat": torch.from_numpy(env.seat.copy()), "bot_rngs": [_rng_state(bot) for bot in self.bots]}
+
+    def load_state(self, ckpt: dict) -> None:
+        if "env_states" not in ckpt:
+            raise ValueError(f"checkpoint written by a run with {len(ckpt.get('workers', []))} Ray workers: "
+                             "resume it with the same num_workers")
+        env = self.env
+        env.states[:] = ckpt["env_states"].numpy()
+        env.hists[:] = ckpt["env_hists"].numpy()
+        env.mask[:] = ckpt["env_mask"].numpy()
+        env.obs[:] = ckpt["env_obs"].numpy()
+        env.seat[:] = ckpt["env_seat"].numpy()
+        env.team[:] = env.seat % 2
+        for bot, state in zip(self.bots, ckpt.get("bot_rngs", []), strict=False):
+            if state is not None:
+                bot.rng.bit_generator.state = state
+
+    def close(self) -> None:
+        pass
+
+
+def _denorm(v: np.ndarray, cfg: PPOConfig, stats) -> np.ndarray:
+    return v * np.sqrt(stats[1]) + stats[0] if cfg.norm_values else v
+
+
+def _rng_state(bot):
+    """A bot's numpy generator state (so that a resumed run meets the same bot draws), if it has one."""
+    rng = getattr(bot, "rng", None)
+    return rng.bit_generator.state if isinstance(rng, np.random.Generator) else None
