@@ -1,4 +1,7 @@
-"""The network's input: the observation (``truque_env.traditions.moteno.observation``) as sparse features.
+"""The network's input: a tradition's observation as sparse features (the constants below are
+Moteño's, ``truque_env.traditions.moteno.observation``; ``layout_for(tradition)`` gives any
+registered tradition's: the same encoding of its raw entries and its history, and the hand
+summary where the tradition has one).
 
 Two changes from the raw int8 vector, both fixed (nothing learned here):
 
@@ -20,10 +23,15 @@ hands, ``observe_hidden``, through a layer of its own: ``train.ppo.loop.Agent``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
+
 import numpy as np
 from numba import njit, prange
 
 from agents.sparse_linear import build_csr
+from truque_env.engine import header as H
+from truque_env.traditions import get as get_tradition
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import layout as L
 from truque_env.traditions.moteno import observation as O
@@ -66,8 +74,8 @@ O_PLAYED_IN = O.SLICES["played_in"][0]
 O_BAZA = O.SLICES["baza"][0]
 
 
-def num_features(hand_features: bool) -> int:
-    return NUM_FEATURES_HAND if hand_features else NUM_FEATURES
+def num_features(hand_features: bool, tradition: str = "moteno") -> int:
+    return layout_for(tradition).width(hand_features)
 
 
 def _scales() -> np.ndarray:
@@ -191,7 +199,7 @@ def _hand_summary(row, out):
 
 
 @njit(cache=True, parallel=True)
-def _count(obs, summary, summary_n, counts):
+def _count(obs, history_start, history_len, summary, summary_n, counts):
     """Nonzeros per row; with the hand summary (``summary`` has a row per observation) also
     computes it, once, into ``summary`` / ``summary_n`` for ``_fill`` to copy."""
     n = obs.shape[0]
@@ -201,17 +209,17 @@ def _count(obs, summary, summary_n, counts):
         if hand_features:
             summary_n[i] = _hand_summary(obs[i], summary[i])
             c += summary_n[i]
-        for j in range(HISTORY_START):
+        for j in range(history_start):
             if obs[i, j] != 0:
                 c += 1
-        for e in range(HISTORY_LEN):
-            if obs[i, HISTORY_START + 2 * e + 1] != 0:
+        for e in range(history_len):
+            if obs[i, history_start + 2 * e + 1] != 0:
                 c += 2
         counts[i] = c
 
 
 @njit(cache=True, parallel=True)
-def _fill(obs, scale, summary, summary_n, indptr, cols, vals):
+def _fill(obs, history_start, history_len, entry_width, scale, summary, summary_n, indptr, cols, vals):
     n = obs.shape[0]
     hand_features = summary.shape[0] == n
     for i in prange(n):
@@ -221,38 +229,90 @@ def _fill(obs, scale, summary, summary_n, indptr, cols, vals):
                 cols[k] = summary[i, j]
                 vals[k] = 1.0
                 k += 1
-        for j in range(HISTORY_START):
+        for j in range(history_start):
             v = obs[i, j]
             if v != 0:
                 cols[k] = j
                 vals[k] = v * scale[j]
                 k += 1
-        for e in range(HISTORY_LEN):
-            action = obs[i, HISTORY_START + 2 * e + 1]
+        for e in range(history_len):
+            action = obs[i, history_start + 2 * e + 1]
             if action != 0:
-                base = HISTORY_BASE + e * ENTRY_WIDTH
-                cols[k] = base + obs[i, HISTORY_START + 2 * e] - 1
+                base = history_start + e * entry_width  # the one-hot history replaces the raw one
+                cols[k] = base + obs[i, history_start + 2 * e] - 1
                 vals[k] = 1.0
-                cols[k + 1] = base + L.MAX_PLAYERS + action - 1
+                cols[k + 1] = base + H.MAX_PLAYERS + action - 1
                 vals[k + 1] = 1.0
                 k += 2
 
 
-def to_csr(obs: np.ndarray, hand_features: bool = False):
+# -- every tradition: the same encoding of its observation -------------------------------------
+@dataclass(frozen=True)
+class Layout:
+    """The features of one tradition's observation: its raw entries before ``history`` scaled by
+    ``scale``, its history one-hot; the hand summary where the tradition has one (Moteño)."""
+
+    tradition: str
+    obs_size: int
+    history_start: int
+    history_len: int
+    entry_width: int
+    scale: np.ndarray
+    num_features: int
+    hand_summary: bool
+
+    def width(self, hand_features: bool) -> int:
+        if hand_features and not self.hand_summary:
+            raise ValueError(f"the hand summary (hand_features) is written for Truque Moteño's valuations; "
+                             f"{self.tradition} has none")
+        return NUM_FEATURES_HAND if hand_features else self.num_features
+
+
+def _generic_scales(O_, target: int) -> np.ndarray:
+    """A tradition without a table of its own: its score and target slices by 1/target, its
+    juegos by 1/2 (the slices the family's observations share by name), the rest as it is."""
+    start, _ = O_.SLICES["history"]
+    s = np.ones(start, dtype=np.float32)
+    for name, factor in (("score", 1 / target), ("target_falta", 1 / target), ("juegos", 1 / 2)):
+        if name in O_.SLICES:
+            a, shape = O_.SLICES[name]
+            s[a : a + int(np.prod(shape))] = factor
+    return s
+
+
+@cache
+def layout_for(tradition: str = "moteno") -> Layout:
+    spec = get_tradition(tradition)
+    O_ = spec.observation
+    start, (length, width) = O_.SLICES["history"]
+    if width != 2 or start + 2 * length != O_.OBS_SIZE:
+        raise ValueError(f"{tradition}'s observation must end with its history (entries of relative seat + 1, "
+                         "action id + 1) for the network's features")
+    entry = H.MAX_PLAYERS + spec.actions.NUM_ACTIONS
+    scale = SCALE if tradition == "moteno" else _generic_scales(O_, spec.default_target)
+    return Layout(tradition, int(O_.OBS_SIZE), int(start), int(length), int(entry), scale,
+                  int(start + length * entry), tradition == "moteno")
+
+
+def to_csr(obs: np.ndarray, hand_features: bool = False, tradition: str = "moteno"):
     """``(indptr, cols, vals)`` of the features of ``obs`` (n, OBS_SIZE) int8 (columns in any order)."""
+    lay = layout_for(tradition)
+    lay.width(hand_features)
     obs = np.ascontiguousarray(obs)
-    if obs.dtype != np.int8 or obs.ndim != 2 or obs.shape[1] != O.OBS_SIZE:
-        raise ValueError(f"expected int8 observations of shape (n, {O.OBS_SIZE}), got {obs.dtype} {obs.shape}")
+    if obs.dtype != np.int8 or obs.ndim != 2 or obs.shape[1] != lay.obs_size:
+        raise ValueError(f"expected int8 observations of shape (n, {lay.obs_size}), got {obs.dtype} {obs.shape}")
     n = obs.shape[0] if hand_features else 0  # no rows: no hand summary
     summary, summary_n = np.empty((n, MAX_DERIVED), dtype=np.int64), np.empty(n, dtype=np.int64)
-    return build_csr(obs.shape[0], lambda counts: _count(obs, summary, summary_n, counts),
-                     lambda indptr, cols, vals: _fill(obs, SCALE, summary, summary_n, indptr, cols, vals))
+    hs, hl, ew = lay.history_start, lay.history_len, lay.entry_width
+    return build_csr(obs.shape[0], lambda counts: _count(obs, hs, hl, summary, summary_n, counts),
+                     lambda indptr, cols, vals: _fill(obs, hs, hl, ew, lay.scale, summary, summary_n, indptr,
+                                                      cols, vals))
 
 
-def dense(obs: np.ndarray, hand_features: bool = False) -> np.ndarray:
+def dense(obs: np.ndarray, hand_features: bool = False, tradition: str = "moteno") -> np.ndarray:
     """The same features as a dense float32 matrix (slow; for tests and inspection)."""
-    indptr, cols, vals = to_csr(obs, hand_features)
-    out = np.zeros((obs.shape[0], num_features(hand_features)), dtype=np.float32)
+    indptr, cols, vals = to_csr(obs, hand_features, tradition)
+    out = np.zeros((obs.shape[0], num_features(hand_features, tradition)), dtype=np.float32)
     rows = np.repeat(np.arange(obs.shape[0]), np.diff(indptr))
     np.add.at(out, (rows, cols), vals)
     return out

@@ -11,8 +11,7 @@ from torch import nn
 
 from agents import features as F
 from agents.sparse_linear import SparseLinear, int8_csr
-from truque_env.traditions.moteno import actions as A
-from truque_env.traditions.moteno import observation as O
+from truque_env.traditions import get as get_tradition
 
 # ------------------------------------------------------------------------------------------
 # the network
@@ -26,12 +25,15 @@ class Agent(nn.Module):
     hidden hands, ``observe_hidden``) or their CSR rows, never floats.
     """
 
-    def __init__(self, hidden: int, centralized_critic: bool, seed: int = 0, hand_features: bool = False):
+    def __init__(self, hidden: int, centralized_critic: bool, seed: int = 0, hand_features: bool = False,
+                 tradition: str = "moteno"):
         super().__init__()
         init_gen = torch.Generator().manual_seed(seed)  # no global RNG, even for the initial weights
+        spec = get_tradition(tradition)
+        self.tradition = tradition  # the sizes of its observation and actions, its features
         self.centralized_critic = centralized_critic
         self.hand_features = bool(hand_features)  # the hand summary of agents.features in the input
-        n_in = F.num_features(self.hand_features)
+        n_in = F.num_features(self.hand_features, tradition)
 
         def body(n_out, out_std):
             # ReLU: this CPU build of torch computes tanh ~25x slower, and it was a tenth of the time
@@ -43,23 +45,24 @@ class Agent(nn.Module):
             return nn.Sequential(*layers)
 
         self.actor_in = SparseLinear(n_in, hidden, generator=init_gen)
-        self.actor = body(A.NUM_ACTIONS, 0.01)
+        self.actor = body(spec.actions.NUM_ACTIONS, 0.01)
         self.critic_in = SparseLinear(n_in, hidden, generator=init_gen)
         if centralized_critic:  # the hidden hands add to the same first layer
-            self.critic_hands = SparseLinear(O.HIDDEN_SIZE, hidden, generator=init_gen, bias=False)
+            self.critic_hands = SparseLinear(spec.observation.HIDDEN_SIZE, hidden, generator=init_gen, bias=False)
         self.critic = body(1, 1.0)
 
     @classmethod
     def from_config(cls, cfg) -> Agent:
         """The network a ``train.ppo.loop.PPOConfig`` describes (the learner, its snapshots, the workers')."""
-        return cls(cfg.hidden, cfg.centralized_critic, seed=cfg.seed, hand_features=cfg.hand_features)
+        return cls(cfg.hidden, cfg.centralized_critic, seed=cfg.seed, hand_features=cfg.hand_features,
+                   tradition=getattr(cfg, "tradition", "moteno"))
 
     def actor_parameters(self):
         return [*self.actor_in.parameters(), *self.actor.parameters()]
 
     def csr(self, obs):
         """This network's input rows (``agents.features.to_csr``) of int8 observations."""
-        return F.to_csr(_np(obs), self.hand_features)
+        return F.to_csr(_np(obs), self.hand_features, self.tradition)
 
     # CSR rows in (the trainer builds them once per batch) ------------------------------------
     def logits_csr(self, csr, mask):

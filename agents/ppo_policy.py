@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from truque_env.settings import check_made_for
-from truque_env.traditions.moteno import observation as O
+from truque_env.traditions import get as get_tradition
 
 
 class PPOPolicy:
@@ -27,7 +27,8 @@ class PPOPolicy:
         cfg = ckpt["config"]
         # the game it was trained for, with its observation and action sizes (older files: Moteño's)
         check_made_for(ckpt.get("settings") or cfg, tradition, f"{self.path}")
-        self.agent = Agent(int(cfg["hidden"]), bool(cfg["centralized_critic"]), hand_features=bool(cfg["hand_features"]))
+        self.agent = Agent(int(cfg["hidden"]), bool(cfg["centralized_critic"]), hand_features=bool(cfg["hand_features"]),
+                           tradition=tradition)
         missing, unexpected = self.agent.load_state_dict(ckpt["model"], strict=False)
         if unexpected or any(k.startswith("actor") for k in missing):  # the critic may be left out (export)
             raise ValueError(f"{self.path}: the actor's weights do not fit this network")
@@ -48,7 +49,7 @@ class PPOPolicy:
         obs = np.asarray(observations)
         if obs.dtype != np.int8:
             raise ValueError(f"observations must be int8 (the env's), got {obs.dtype}")
-        obs = obs.reshape(-1, O.OBS_SIZE)
+        obs = obs.reshape(-1, get_tradition(self.agent.tradition).observation.OBS_SIZE)
         return obs, torch.as_tensor(np.asarray(action_masks).reshape(obs.shape[0], -1))
 
     @torch.no_grad()

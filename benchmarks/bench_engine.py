@@ -27,9 +27,15 @@ import numba
 import numpy as np
 
 from truque_env.io import write_json_atomic
-from truque_env.traditions.moteno import actions as A
-from truque_env.traditions.moteno import batch as B
-from truque_env.traditions.moteno import layout as L
+
+try:
+    from truque_env.traditions.moteno import actions as A
+    from truque_env.traditions.moteno import batch as B
+    from truque_env.traditions.moteno import layout as L
+except ImportError:  # a commit from before the family seam (the before-and-after figures)
+    from truque_env.engine import actions as A  # type: ignore[no-redef]
+    from truque_env.engine import batch as B  # type: ignore[no-redef]
+    from truque_env.engine import layout as L  # type: ignore[no-redef]
 
 
 def _tables(num_tables, team_size, seed):

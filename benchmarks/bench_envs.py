@@ -112,6 +112,7 @@ def main(argv=None):
         "machine": {"cpu_count": os.cpu_count(), "numba_threads": numba.get_num_threads(),
                     "python": platform.python_version(), "numba": numba.__version__},
         "repeats": repeats,
+        "load_average_before": os.getloadavg(),  # a figure taken while another job ran is not a figure
         "vector": {},
     }
     for team_size in (1, 3):
@@ -125,6 +126,7 @@ def main(argv=None):
             print(f"aec {name:<22}: {r['steps_per_s']:>10,.0f} steps/s")
         else:
             print(f"aec {name}: {r}")
+    results["load_average_after"] = os.getloadavg()
     write_json_atomic(args.out, results)
     print(f"wrote {args.out}")
 

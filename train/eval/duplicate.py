@@ -53,113 +53,23 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
-from numba import njit
 
 from agents.base import act_batch
 from train.config import match_settings
-from truque_env.cards import card_id
+from train.eval.stats import Z95, bootstrap_ratio_ci, ratio_ci, wilson  # noqa: F401  (re-exported)
+from train.eval.styles import STYLES
+from truque_env.engine import header as H
 from truque_env.io import write_json_atomic
 from truque_env.settings import MatchSettings
-from truque_env.traditions.moteno import actions as A
-from truque_env.traditions.moteno import kernels as K
-from truque_env.traditions.moteno import layout as L
-from truque_env.traditions.moteno.rules import TRUQUE_POWER
+from truque_env.traditions import get as get_tradition
 from truque_env.vector import VectorEnv
 
-Z95 = 1.959963984540054
 SIDES = ("A", "B")
-SOURCES = ("pares", "flores", "truque")
-BET_KINDS = ("pares", "truco")
 UNITS = ("juego", "partida")
-POWER_TRES = int(TRUQUE_POWER[card_id(3, "O")])  # treses: 10 (the piezas and matas are above)
-NO_CARD = 40  # sentinel column in the card tables below (a played slot)
-
-
-def _sena_tables() -> np.ndarray:
-    """``SIGNAL[k, card]``: the cards the seña k names (row ``ciega``: every named card)."""
-    sig = np.zeros((A.NUM_SENAS, NO_CARD + 1), dtype=np.bool_)
-    named = {"perro": [(11, "B")], "perra": [(10, "O")], "cascabel": [(11, "O")], "espada": [(1, "E")],
-             "basto": [(1, "B")], "mata de espadas": [(7, "E")], "mata de oros": [(7, "O")],
-             "tres": [(3, s) for s in "OCEB"], "dos": [(2, s) for s in "OCEB"]}
-    for k, name in enumerate(A.SENA_NAMES):
-        for rank, suit in named.get(name, []):
-            sig[k, card_id(rank, suit)] = True
-    sig[A.SENA_NAMES.index("ciega")] = sig.any(axis=0)
-    return sig
-
-
-SIGNAL = _sena_tables()
-SENA_FLOR = A.SENA_NAMES.index("flor")
-SENA_CIEGA = A.SENA_NAMES.index("ciega")
-POWER_OF = np.append(TRUQUE_POWER, 0)  # power per card id, 0 for NO_CARD
-
-
-# --------------------------------------------------------------------------------------------
-# confidence intervals
-
-
-def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float] | None:
-    """Wilson score interval for a proportion ``k / n`` (None when n = 0).
-
-    Newcombe (1998, Statistics in Medicine 17:857, method 3). ``k`` may be fractional (ties
-    counted as half a win). At ``k = 0`` the lower bound is exactly 0 and at ``k = n`` the upper
-    bound exactly 1: the closed form gives them only up to rounding (+1e-17, 1 - 1e-16), which
-    made an error bar ``rate - lower`` negative.
-    """
-    if n < 0 or not 0 <= k <= n:
-        raise ValueError(f"wilson needs 0 <= k <= n, got k={k!r}, n={n!r}")
-    if n == 0:
-        return None
-    p = k / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    lo = 0.0 if k == 0 else max(0.0, mid - half)
-    hi = 1.0 if k == n else min(1.0, mid + half)
-    return (lo, hi)
-
-
-def ratio_ci(num: np.ndarray, den: np.ndarray, z: float = Z95) -> tuple[float, tuple[float, float] | None]:
-    """``sum(num) / sum(den)`` over clusters and its normal CI (ratio estimator, delta method)."""
-    num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    keep = den > 0
-    num, den = num[keep], den[keep]
-    if den.sum() == 0:
-        return float("nan"), None
-    r = num.sum() / den.sum()
-    m = num.size
-    if m < 2:
-        return float(r), None
-    resid = num - r * den
-    se = math.sqrt((resid**2).sum() / (m * (m - 1))) / den.mean()
-    return float(r), (float(r - z * se), float(r + z * se))
-
-
-def bootstrap_ratio_ci(num: np.ndarray, den: np.ndarray, rng: np.random.Generator, reps: int = 2000,
-                       level: float = 0.95) -> tuple[float, float] | None:
-    """Percentile bootstrap CI of ``sum(num) / sum(den)``, resampling clusters."""
-    num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    keep = den > 0
-    num, den = num[keep], den[keep]
-    if num.size < 2 or reps < 1:
-        return None
-    idx = rng.integers(0, num.size, size=(reps, num.size))
-    stats = num[idx].sum(axis=1) / den[idx].sum(axis=1)
-    lo, hi = np.quantile(stats, [(1 - level) / 2, (1 + level) / 2])
-    return (float(lo), float(hi))
 
 
 # --------------------------------------------------------------------------------------------
 # the vector env with per-table re-seeding
-
-
-@njit(cache=True)
-def _shadow_step(states, actions):
-    """Step copies of the tables with actions already checked legal; the mano is not re-dealt."""
-    for i in range(states.shape[0]):
-        K.step_unchecked(states[i], actions[i])
 
 
 def pair_seeds(seed: int, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -177,91 +87,37 @@ def pair_seeds(seed: int, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 class MatchStats:
-    """Numpy accumulators of a duplicate match (per pair, per side)."""
+    """Numpy accumulators of a duplicate match (per pair, per side), the same for every tradition;
+    ``style`` holds the tradition's bluff and seña counts (train/eval/styles/), or is None."""
 
-    def __init__(self, n_pairs: int, num_tables: int, weak_pares: int):
-        self.weak_pares = weak_pares
+    def __init__(self, n_pairs: int, num_tables: int, weak_pares: int, spec=None):
+        spec = spec or get_tradition("moteno")
+        self.L, self.sources = spec.layout, spec.sources
         self.pair_eps = np.zeros(n_pairs, dtype=np.int64)  # episodes finished (2 per pair)
         self.pair_eps_a = np.zeros(n_pairs, dtype=np.int64)  # ... won by side A
         self.pair_juegos = np.zeros(n_pairs, dtype=np.int64)
         self.pair_juegos_a = np.zeros(n_pairs, dtype=np.int64)
         self.pair_manos = np.zeros(n_pairs, dtype=np.int64)
         self.pair_chinas = np.zeros((n_pairs, 2, 3), dtype=np.int64)  # [pair, side, source]
-        self.bets = np.zeros((2, 2, 2), dtype=np.int64)  # [side, kind, weak]
-        self.refused = np.zeros((2, 2, 2), dtype=np.int64)
-        self.blind_bets = np.zeros((2, 2), dtype=np.int64)  # [side, kind]
-        self.chances = np.zeros((2, 2, 2), dtype=np.int64)  # decisions where that bet was legal [side, kind, weak]
-        self.senas = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
-        self.senas_honest = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
-        # the last bet of each kind in the running mano, per table: seat (-1 none), side, weak
-        self.pend_seat = np.full((num_tables, 2), -1, dtype=np.int64)
-        self.pend_side = np.zeros((num_tables, 2), dtype=np.int64)
-        self.pend_weak = np.zeros((num_tables, 2), dtype=np.int64)
+        style = STYLES.get(spec.name)
+        self.style = style.StyleStats(num_tables, weak_pares) if style else None
 
     def clear_tables(self, idx) -> None:
-        self.pend_seat[idx] = -1
+        if self.style is not None:
+            self.style.clear_tables(idx)
 
-    def observe(self, s0, actions, seats, s1, active, side_of_team, pair_of_table, can_bet) -> None:
-        """One decision on every table: ``s0`` before, ``s1`` after (not yet re-dealt).
-
-        ``can_bet[i]``: (a pares bet, a challenge) was legal at this decision.
-        """
+    def observe(self, s0, actions, seats, s1, active, side_of_team, pair_of_table, mask) -> None:
+        """One decision on every table: ``s0`` before, ``s1`` after (not yet re-dealt); ``mask``
+        the legal actions of the decision."""
+        L = self.L
         t = np.flatnonzero(active)
         if t.size == 0:
             return
         S0, S1, a, p = s0[t].astype(np.int64), s1[t].astype(np.int64), actions[t], seats[t]
-        team = p % 2
-        side = side_of_team[t, team]
-        rows = np.arange(t.size)
-        ph = S0[:, L.PHASE]
-        seen = S0[:, L.CARDS_SEEN] == 1
-        # the actor's unplayed cards (NO_CARD for played slots)
-        slots = np.arange(3)
-        hand = S0[rows[:, None], L.HAND + 3 * p[:, None] + slots]
-        played = (S0[rows, L.HAND_PLAYED + p][:, None] >> slots) & 1
-        held = np.where(played == 0, hand, NO_CARD)
-
-        # señas
-        k = a - A.SENA_BASE
-        r = np.flatnonzero(k >= 0)
-        if r.size:
-            kr = k[r]
-            hit = SIGNAL[kr[:, None], held[r]].any(axis=1)
-            honest = np.where(kr == SENA_CIEGA, ~hit, hit)
-            honest = np.where(kr == SENA_FLOR, S0[r, L.FLOR_VAL + p[r]] > 0, honest)
-            np.add.at(self.senas, (side[r], kr), 1)
-            np.add.at(self.senas_honest, (side[r], kr), honest.astype(np.int64))
-
-        # bets: envites / revoques de pares, and challenges of the truque
-        exk = S0[:, L.EX_KIND]
-        pares_word = ((a >= A.PARES_BASE) & (a < A.FLORES_BASE)) | (a == A.FALTA)
-        pares_ctx = (ph == L.PH_PLAY) | (ph == L.PH_BLIND) | ((ph == L.PH_ANSWER) & (exk == L.EX_PARES))
-        is_pares = pares_word & pares_ctx
-        is_truco = (a == A.TRUCO) | (a == A.RETRUCO) | (a == A.PANUEVE)
-        np.add.at(self.blind_bets, (side, np.zeros_like(side)), (is_pares & ~seen).astype(np.int64))
-        np.add.at(self.blind_bets, (side, np.ones_like(side)), (is_truco & ~seen).astype(np.int64))
-        weak_pares = S0[rows, L.PARES_VAL + p] < self.weak_pares
-        strong_card = (POWER_OF[held] >= POWER_TRES).any(axis=1)
-        won_baza = (S0[:, L.BAZA_WIN_TEAM : L.BAZA_WIN_TEAM + 3] == team[:, None]).any(axis=1)
-        weak_truco = ~strong_card & ~won_baza
-        not_sena = a < A.SENA_BASE  # a seña does not pass the turn: count the decision once
-        chance = can_bet[t] & (seen & not_sena)[:, None]
-        chance[:, 0] &= pares_ctx
-        for kind, is_bet, weak in ((0, is_pares & seen, weak_pares), (1, is_truco & seen, weak_truco)):
-            r = np.flatnonzero(chance[:, kind])
-            if r.size:
-                np.add.at(self.chances, (side[r], kind, weak[r].astype(np.int64)), 1)
-            r = np.flatnonzero(is_bet)
-            if r.size:
-                w = weak[r].astype(np.int64)
-                np.add.at(self.bets, (side[r], kind, w), 1)
-                # a later raise supersedes the pending bet (it was accepted by being raised)
-                self.pend_seat[t[r], kind] = p[r]
-                self.pend_side[t[r], kind] = side[r]
-                self.pend_weak[t[r], kind] = w
-
-        # the mano is over: chinas, and were the last bets refused?
-        r = np.flatnonzero(S1[:, L.PHASE] == L.PH_DONE)
+        side = side_of_team[t, p % 2]
+        r = np.flatnonzero(S1[:, L.PHASE] == L.PH_DONE)  # the mano is over
+        if self.style is not None:
+            self.style.observe(t, S0, S1, a, p, side, mask[t], r)
         if r.size:
             tr = t[r]
             pair = pair_of_table[tr]
@@ -270,14 +126,6 @@ class MatchStats:
             by_side = np.where(side_t0[:, None, None] == 0, chinas, chinas[:, ::-1])
             np.add.at(self.pair_chinas, pair, by_side)
             np.add.at(self.pair_manos, pair, 1)
-            for kind, st, raiser in ((0, L.PARES_ST, L.PARES_RAISER), (1, L.TRUCO_ST, L.TRUCO_RAISER)):
-                ps = self.pend_seat[tr, kind]
-                has = ps >= 0
-                if has.any():
-                    ref = (S1[r, st] == L.BET_REFUSED) & (S1[r, raiser] == ps) & has
-                    np.add.at(self.refused, (self.pend_side[tr, kind], kind, self.pend_weak[tr, kind]),
-                              ref.astype(np.int64))
-                self.pend_seat[tr, kind] = -1
             # juegos won in this mano
             w = S1[r, L.LAST_JUEGO_WINNER]
             jr = np.flatnonzero(w >= 0)
@@ -328,14 +176,12 @@ class DuplicateMatch:
     def __init__(self, a, b, *, settings: MatchSettings | None = None, unit: str = "juego", episodes: int = 2000,
                  num_envs: int = 256, seed: int = 0, weak_pares: int = 20, **game):
         settings = match_settings_of(settings, game)
-        if settings.tradition != "moteno":
-            raise ValueError(f"the duplicate evaluator's statistics read Truque Moteño's state; "
-                             f"{settings.tradition} is not supported by it yet")
         if unit not in UNITS:
             raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
         if episodes < 1:
             raise ValueError("episodes must be positive")
         self.settings, self.unit, self.seed = settings, unit, seed
+        self.spec = settings.spec
         team_size = settings.team_size
         self.n_pairs = -(-episodes // 2)
         tables = 2 * max(1, min(self.n_pairs, num_envs // 2))
@@ -351,12 +197,12 @@ class DuplicateMatch:
         # side_of_team[table, team]: 0 (A) or 1 (B); twins swap teams
         parity = np.arange(tables) % 2
         self.side_of_team = np.stack([parity, 1 - parity], axis=1).astype(np.int64)
-        self.ctrl = np.full((tables, L.MAX_PLAYERS), -1, dtype=np.int64)  # policy index per seat
+        self.ctrl = np.full((tables, H.MAX_PLAYERS), -1, dtype=np.int64)  # policy index per seat
         for seat in range(2 * team_size):
             for i in range(tables):
                 side = self.side_of_team[i, seat % 2]
                 self.ctrl[i, seat] = index[id(seats_of[side][seat // 2])]
-        self.stats = MatchStats(self.n_pairs, tables, weak_pares)
+        self.stats = MatchStats(self.n_pairs, tables, weak_pares, self.spec)
         self.pair_of_table = np.full(tables, -1, dtype=np.int64)
         self.active = np.zeros(tables, dtype=np.bool_)
         first = np.arange(tables // 2)
@@ -381,16 +227,15 @@ class DuplicateMatch:
             rows = np.flatnonzero(pol == k)
             if rows.size:
                 actions[rows] = act_batch(policy, obs[rows], mask[rows])
-        can_bet = np.stack([mask[:, A.PARES_BASE : A.FLORES_BASE].any(axis=1) | (mask[:, A.FALTA] == 1),
-                            mask[:, A.TRUCO : A.PANUEVE + 1].any(axis=1)], axis=1)
+        mask = mask.copy()  # the env overwrites it with the next decision's
         s0 = env.states.copy()
         env.step(actions)  # raises on an illegal action, naming it
         s1 = s0.copy()
-        _shadow_step(s1, actions)
-        self.stats.observe(s0, actions, seat, s1, self.active, self.side_of_team, self.pair_of_table, can_bet)
+        self.spec.batch.step_unchecked_tables(s1, actions)
+        self.stats.observe(s0, actions, seat, s1, self.active, self.side_of_team, self.pair_of_table, mask)
         ended = np.flatnonzero(env.terminated & self.active)
         if ended.size:
-            winner = s1[ended, L.LAST_JUEGO_WINNER].astype(np.int64)
+            winner = s1[ended, H.LAST_JUEGO_WINNER].astype(np.int64)
             self.stats.episode_ends(ended, winner, self.side_of_team, self.pair_of_table)
             self.active[ended] = False
             self._restart_finished_pairs(np.unique(ended // 2))
@@ -460,19 +305,8 @@ DEFINITIONS = {
                 "independent. paired: each duplicate pair is one unit (A's share of the pair's episodes: "
                 "0, 0.5, 1 for juegos); normal95 is the ratio estimator's normal CI over pairs, "
                 "bootstrap95 a percentile bootstrap over pairs",
-    "chinas_per_mano": "chinas won in the mano by source (before the cut at the target), per mano; CI: "
-                       "normal, ratio estimator clustered by duplicate pair",
-    "weak_pares": "envío N pares / envío la falta with the cards seen (envite or revoque) by a player whose "
-                  "valor de pares < weak_pares (below 20: no two cards of a suit and no pieza); blind bets "
-                  "are counted apart",
-    "weak_truco": "truco / retruco / panueve with the cards seen by a player holding no unplayed card of truque "
-                  "power >= the treses (piezas, matas, treses) whose team has won no baza yet",
-    "bet_when_weak": "bets with a weak hand / decisions (señas aside) where such a bet was legal with a weak hand; "
-                     "bet_when_strong likewise. CI: Wilson",
-    "refused": "the bet was the last raise of its exchange and the rivals answered no quiero (won without "
-               "a showdown); CI: Wilson",
-    "honest_sena": "card señas: the signaller holds that card unplayed; tres / dos: holds an unplayed three / "
-                   "two; flor: his hand has flor; ciega: holds none of the cards the other señas name. CI: Wilson",
+    "chinas_per_mano": "points (chinas in Moteño) won in the mano by source (before the cut at the target), "
+                       "per mano; CI: normal, ratio estimator clustered by duplicate pair",
 }
 
 
@@ -486,8 +320,9 @@ class Report:
     partidas: dict | None
     manos: int
     chinas_per_mano: dict
-    bluffs: dict
-    senas: dict
+    bluffs: dict | None
+    """the tradition's style sections (train/eval/styles/); None for a tradition without one"""
+    senas: dict | None
     definitions: dict = field(default_factory=lambda: dict(DEFINITIONS))
 
     def to_dict(self) -> dict:
@@ -527,7 +362,7 @@ def build_report(stats: MatchStats, names: dict, config: dict, unit: str, seed: 
     chinas: dict = {}
     for si, side in enumerate(SIDES):
         chinas[side] = {}
-        for src, name in enumerate(SOURCES):
+        for src, name in enumerate(stats.sources):
             mean, ci = ratio_ci(stats.pair_chinas[:, si, src], stats.pair_manos)
             chinas[side][name] = {"mean": mean, "ci95": ci}
         mean, ci = ratio_ci(stats.pair_chinas[:, si].sum(axis=1), stats.pair_manos)
@@ -535,35 +370,13 @@ def build_report(stats: MatchStats, names: dict, config: dict, unit: str, seed: 
     net = stats.pair_chinas[:, 0].sum(axis=1) - stats.pair_chinas[:, 1].sum(axis=1)
     mean, ci = ratio_ci(net, stats.pair_manos)
     chinas["net_A"] = {"mean": mean, "ci95": ci}
-    bluffs: dict = {}
-    for si, side in enumerate(SIDES):
-        bluffs[side] = {}
-        for kind, kname in enumerate(BET_KINDS):
-            bets, ref = stats.bets[si, kind], stats.refused[si, kind]
-            all_bets = int(bets.sum())
-            bluffs[side][kname] = {
-                "bets_with_cards": all_bets,
-                "bets_per_mano": all_bets / manos if manos else None,
-                "blind_bets": int(stats.blind_bets[si, kind]),
-                "weak": _rate(bets[1], all_bets),
-                "weak_per_mano": int(bets[1]) / manos if manos else None,
-                "bet_when_weak": _rate(bets[1], stats.chances[si, kind, 1]),
-                "bet_when_strong": _rate(bets[0], stats.chances[si, kind, 0]),
-                "weak_refused": _rate(ref[1], bets[1]),
-                "strong_refused": _rate(ref[0], bets[0]),
-            }
-    senas: dict = {}
-    for si, side in enumerate(SIDES):
-        senas[side] = {}
-        for k, name in enumerate(A.SENA_NAMES):
-            c = int(stats.senas[si, k])
-            senas[side][name] = {"count": c, "per_mano": c / manos if manos else None,
-                                 "honest": _rate(stats.senas_honest[si, k], c)}
-        total = int(stats.senas[si].sum())
-        senas[side]["all"] = {"count": total, "per_mano": total / manos if manos else None,
-                              "honest": _rate(stats.senas_honest[si].sum(), total)}
     defs = dict(DEFINITIONS)
-    defs["weak_pares"] = defs["weak_pares"].replace("weak_pares", f"{config.get('weak_pares', 20)}", 1)
+    bluffs = senas = None
+    if stats.style is not None:
+        style = stats.style.report(manos, _rate)
+        bluffs, senas = style["bluffs"], style["senas"]
+        defs.update(STYLES[config.get("tradition", "moteno")].DEFINITIONS)
+        defs["weak_pares"] = defs["weak_pares"].replace("weak_pares", f"{config.get('weak_pares', 20)}", 1)
     return Report(names=names, config=config, juegos=juegos, partidas=partidas, manos=manos,
                   chinas_per_mano=chinas, bluffs=bluffs, senas=senas, definitions=defs)
 
@@ -639,29 +452,16 @@ def print_report(report: Report, console=None) -> None:
     t.add_column("source")
     for side in SIDES:
         t.add_column(f"{side} ({names[side]})")
-    for src in (*SOURCES, "total"):
+    sources = get_tradition(cfg.get("tradition", "moteno")).sources
+    for src in (*sources, "total"):
         t.add_row(src, *(f"{d['chinas_per_mano'][s][src]['mean']:.3f} "
                          f"{_fmt_ci(d['chinas_per_mano'][s][src]['ci95'])}" for s in SIDES))
     net = d["chinas_per_mano"]["net_A"]
     t.add_row("net A − B", f"{net['mean']:+.3f} {_fmt_ci(net['ci95'])}", "")
     console.print(t)
-    t = Table(title="bluffs: bets with a weak hand, and refused (won without a showdown); Wilson 95% CI")
-    for col in ("side", "bet", "with cards", "blind", "weak", "bet when weak", "weak refused", "strong refused"):
-        t.add_column(col)
-    for side in SIDES:
-        for kind in BET_KINDS:
-            b = d["bluffs"][side][kind]
-            t.add_row(side, kind, str(b["bets_with_cards"]), str(b["blind_bets"]), _fmt_rate(b["weak"]),
-                      _fmt_rate(b["bet_when_weak"]), _fmt_rate(b["weak_refused"]), _fmt_rate(b["strong_refused"]))
-    console.print(t)
-    t = Table(title="señas: made per mano, and honest (Wilson 95% CI)")
-    for col in ("seña", *(f"{s} per mano" for s in SIDES), *(f"{s} honest" for s in SIDES)):
-        t.add_column(col)
-    for name in (*A.SENA_NAMES, "all"):
-        rows = [d["senas"][s][name] for s in SIDES]
-        t.add_row(name, *(f"{r['per_mano']:.3f}" if r["per_mano"] is not None else "–" for r in rows),
-                  *(_fmt_rate(r["honest"]) for r in rows))
-    console.print(t)
+    style = STYLES.get(cfg.get("tradition", "moteno"))
+    if style is not None and d.get("bluffs") is not None:
+        style.print_sections(d, console, _fmt_rate)
 
 
 @dataclass
@@ -682,8 +482,8 @@ class EvaluateConfig:
     """juegos to play when the unit is juego (rounded up to an even number: duplicate pairs)"""
     partidas: int = 200
     """partidas to play when the unit is partida (rounded up to an even number)"""
-    target: int = 30
-    """chinas to win a juego"""
+    target: int | None = None
+    """points to win a juego (default: the tradition's; Moteño 30 chinas)"""
     juegos_per_partida: int = 3
     """a partida is won by the first to win (juegos_per_partida + 1) // 2 juegos"""
     senas_per_mano: int = 1

@@ -212,7 +212,8 @@ class LeagueConfig:
     """juegos per match when the unit is juego"""
     partidas: int = 100
     """partidas per match when the unit is partida"""
-    target: int = 30
+    target: int | None = None
+    """points to win a juego (default: the tradition's)"""
     juegos_per_partida: int = 3
     senas_per_mano: int = 1
     p_intercept: float = 0.1

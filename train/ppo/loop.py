@@ -47,9 +47,9 @@ from agents.ppo_checkpoint import CHECKPOINT_VERSION, FORMAT, read_checkpoint
 from agents.ppo_network import Agent, evaluate_actions, sample  # noqa: F401 (sample: the public API)
 from train import config
 from train.ppo.rollout import Rollout, Sampler, Tables, _denorm, _hands, _rng_state, draw_tables  # noqa: F401
+from truque_env.engine import header as H
 from truque_env.io import atomic_output
 from truque_env.settings import check_made_for
-from truque_env.traditions.moteno import layout as L
 
 
 @dataclass
@@ -134,9 +134,9 @@ class PPOConfig:
 
     def validate(self) -> None:
         config.match_settings(self)  # the tradition and its limits: a ValueError naming the bad one
-        if self.tradition != "moteno":
-            raise ValueError(f"tradition {self.tradition!r}: the PPO network's features (agents.features) read "
-                             "Truque Moteño's observation; no other tradition has them yet")
+        from agents.features import layout_for
+
+        layout_for(self.tradition).width(self.hand_features)  # the hand summary is Moteño's only
         if self.episode not in ("mano", "juego", "partida"):
             raise ValueError(f"episode must be mano, juego or partida, got {self.episode!r}")
         for name in ("num_envs", "num_steps", "total_decisions", "num_minibatches", "update_epochs", "hidden",
@@ -191,7 +191,7 @@ def _gae(seats, trained, rewards, terminated, values, last_values, gamma, lam, a
     """
     T, N = seats.shape
     for i in prange(N):
-        for q in range(L.MAX_PLAYERS):
+        for q in range(H.MAX_PLAYERS):
             acc = 0.0
             next_v = last_values[i, q]
             next_adv = 0.0

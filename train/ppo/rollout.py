@@ -13,9 +13,7 @@ import torch
 from agents.ppo_network import Agent, sample
 from agents.sparse_linear import int8_csr
 from train.config import match_settings
-from truque_env.traditions.moteno import actions as A
-from truque_env.traditions.moteno import layout as L
-from truque_env.traditions.moteno import observation as O
+from truque_env.engine import header as H
 from truque_env.vector import VectorEnv
 
 if TYPE_CHECKING:
@@ -96,10 +94,11 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
     ``tables`` says; a forced move is its only legal action. Samples draw from ``gen``.
     """
     T, N = cfg.num_steps, env.num_envs
+    Obs, Act = env.spec.observation, env.spec.actions  # the tradition's observation and actions
     # the trained decisions, packed (at most T * N of them)
-    s_obs = np.zeros((T * N, O.OBS_SIZE), dtype=np.int8)
-    s_hidden = np.zeros((T * N, O.HIDDEN_SIZE), dtype=np.int8)
-    s_mask = np.zeros((T * N, A.NUM_ACTIONS), dtype=np.uint8)
+    s_obs = np.zeros((T * N, Obs.OBS_SIZE), dtype=np.int8)
+    s_hidden = np.zeros((T * N, Obs.HIDDEN_SIZE), dtype=np.int8)
+    s_mask = np.zeros((T * N, Act.NUM_ACTIONS), dtype=np.uint8)
     s_action = np.zeros(T * N, dtype=np.int64)
     s_logp = np.zeros(T * N, dtype=np.float32)
     s_t = np.zeros(T * N, dtype=np.int64)
@@ -108,9 +107,9 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
     b_value = np.zeros((T, N), dtype=np.float32)
     b_seat = np.zeros((T, N), dtype=np.int64)
     b_trained = np.zeros((T, N), dtype=np.bool_)
-    b_rew = np.zeros((T, N, L.MAX_PLAYERS), dtype=np.float32)
+    b_rew = np.zeros((T, N, H.MAX_PLAYERS), dtype=np.float32)
     b_term = np.zeros((T, N), dtype=np.bool_)
-    hidden_np = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
+    hidden_np = np.zeros((N, Obs.HIDDEN_SIZE), dtype=np.int8)
     obs_np, mask_np, seat_np = env.obs, env.mask, env.seat
     m = 0
     for t in range(T):
@@ -122,7 +121,7 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
         with torch.no_grad():
             if li.size:
                 if cfg.centralized_critic:
-                    O.observe_hidden_seats(env.states, seat_np, hidden_np)
+                    Obs.observe_hidden_seats(env.states, seat_np, hidden_np)
                 o, h, mk = obs_np[li], hidden_np[li], mask_np[li]
                 csr = agent.csr(o)
                 a, logp = sample(agent.logits_csr(csr, torch.from_numpy(mk)), gen)
@@ -146,12 +145,12 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
         b_rew[t], b_term[t] = rew, term
 
     # what every seat's position is worth at the end
-    last_values = np.zeros((N, L.MAX_PLAYERS), dtype=np.float32)
-    o_q = np.zeros((N, O.OBS_SIZE), dtype=np.int8)
-    h_q = np.zeros((N, O.HIDDEN_SIZE), dtype=np.int8)
+    last_values = np.zeros((N, H.MAX_PLAYERS), dtype=np.float32)
+    o_q = np.zeros((N, Obs.OBS_SIZE), dtype=np.int8)
+    h_q = np.zeros((N, Obs.HIDDEN_SIZE), dtype=np.int8)
     with torch.no_grad():
         for q in range(2 * cfg.team_size):
-            O.observe_seats(env.states, env.hists, np.full(N, q, dtype=np.int64), o_q, h_q)
+            Obs.observe_seats(env.states, env.hists, np.full(N, q, dtype=np.int64), o_q, h_q)
             v = agent.value_csr(agent.csr(o_q), _hands(cfg, h_q)).numpy()
             last_values[:, q] = _denorm(v, cfg, ret_stats)
     return Rollout(s_obs[:m], s_hidden[:m], s_mask[:m], s_action[:m], s_logp[:m], s_t[:m], s_i[:m],

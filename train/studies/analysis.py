@@ -104,22 +104,12 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import act_batch, action_probs
-from train.eval.duplicate import (
-    NO_CARD,
-    POWER_OF,
-    POWER_TRES,
-    SENA_CIEGA,
-    SENA_FLOR,
-    SIGNAL,
-    _jsonable,
-    _rate,
-    _shadow_step,
-    play_match,
-    wilson,
-)
+from train.eval.duplicate import _jsonable, _rate, play_match, wilson
+from train.eval.styles.moteno import NO_CARD, POWER_OF, POWER_TRES, SENA_CIEGA, SENA_FLOR, SIGNAL
 from truque_env.io import atomic_output, write_json_atomic
 from truque_env.settings import MatchSettings
 from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import batch as B
 from truque_env.traditions.moteno import layout as L
 from truque_env.traditions.moteno import observation as O
 from truque_env.traditions.moteno.rules import CASCABEL, MATA_OROS, TRUQUE_POWER
@@ -201,7 +191,7 @@ def _self_play(policy, *, team_size: int, manos: int, p_intercept: float, seed: 
                      seat=env.seat[rows].copy(), action=actions[rows], s0=env.states[rows].copy(), s1=None)
         env.step(actions)  # raises on an illegal action, naming it
         step.s1 = step.s0.copy()
-        _shadow_step(step.s1, step.action)
+        B.step_unchecked_tables(step.s1, step.action)
         played[rows] += env.terminated[rows]
         yield step
 
@@ -679,7 +669,7 @@ def bet_frequencies(policy, team_size: int = 3, manos: int = 2000, p_intercept: 
                     num_envs: int = 64) -> BetFrequencies:
     """How often ``policy`` bets pares and challenges the truque, by hand strength (module docstring, 5).
 
-    The bet, chance and refusal rules are ``train.eval.duplicate.MatchStats.observe``'s, binned finer.
+    The bet, chance and refusal rules are ``train.eval.styles.moteno.StyleStats.observe``'s, binned finer.
     """
     nb = (len(PARES_BINS), len(TRUCO_BINS))
     chances = np.zeros((2, max(nb)), dtype=np.int64)

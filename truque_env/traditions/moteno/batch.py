@@ -182,3 +182,11 @@ def report_rows(res: dict) -> list[tuple[str, str]]:
              ("señas per mano", f"{res['senas_per_mano']:.2f}"),
              ("juegos finished", f"{res['juegos_finished']:,}")]
     return rows
+
+
+@njit(cache=True)
+def step_unchecked_tables(states, actions):
+    """Step every table with an action already checked legal; the mano is not re-dealt (the
+    evaluator's referee copy, train/eval/duplicate.py)."""
+    for i in range(states.shape[0]):
+        K.step_unchecked(states[i], actions[i])

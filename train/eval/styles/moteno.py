@@ -1,0 +1,197 @@
+"""What a duplicate match counts of the players' style in Truque Moteño: bets by the strength of
+the hand (falsos), bets won without a showdown, blind bets, and señas with their honesty.
+
+The evaluator (``train/eval/duplicate.py``) is the same for every tradition; a tradition with a
+style module registered in ``train/eval/styles/__init__.py`` also gets these sections of the
+report (``bluffs``, ``senas``). The definitions are in ``DEFINITIONS`` and in every report.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from truque_env.cards import card_id
+from truque_env.traditions.moteno import actions as A
+from truque_env.traditions.moteno import layout as L
+from truque_env.traditions.moteno.rules import TRUQUE_POWER
+
+SIDES = ("A", "B")
+BET_KINDS = ("pares", "truco")
+POWER_TRES = int(TRUQUE_POWER[card_id(3, "O")])  # treses: 10 (the piezas and matas are above)
+NO_CARD = 40  # sentinel column in the card tables below (a played slot)
+
+
+def _sena_tables() -> np.ndarray:
+    """``SIGNAL[k, card]``: the cards the seña k names (row ``ciega``: every named card)."""
+    sig = np.zeros((A.NUM_SENAS, NO_CARD + 1), dtype=np.bool_)
+    named = {"perro": [(11, "B")], "perra": [(10, "O")], "cascabel": [(11, "O")], "espada": [(1, "E")],
+             "basto": [(1, "B")], "mata de espadas": [(7, "E")], "mata de oros": [(7, "O")],
+             "tres": [(3, s) for s in "OCEB"], "dos": [(2, s) for s in "OCEB"]}
+    for k, name in enumerate(A.SENA_NAMES):
+        for rank, suit in named.get(name, []):
+            sig[k, card_id(rank, suit)] = True
+    sig[A.SENA_NAMES.index("ciega")] = sig.any(axis=0)
+    return sig
+
+
+SIGNAL = _sena_tables()
+SENA_FLOR = A.SENA_NAMES.index("flor")
+SENA_CIEGA = A.SENA_NAMES.index("ciega")
+POWER_OF = np.append(TRUQUE_POWER, 0)  # power per card id, 0 for NO_CARD
+
+
+DEFINITIONS = {
+    "weak_pares": "envío N pares / envío la falta with the cards seen (envite or revoque) by a player whose "
+                  "valor de pares < weak_pares (below 20: no two cards of a suit and no pieza); blind bets "
+                  "are counted apart",
+    "weak_truco": "truco / retruco / panueve with the cards seen by a player holding no unplayed card of truque "
+                  "power >= the treses (piezas, matas, treses) whose team has won no baza yet",
+    "bet_when_weak": "bets with a weak hand / decisions (señas aside) where such a bet was legal with a weak hand; "
+                     "bet_when_strong likewise. CI: Wilson",
+    "refused": "the bet was the last raise of its exchange and the rivals answered no quiero (won without "
+               "a showdown); CI: Wilson",
+    "honest_sena": "card señas: the signaller holds that card unplayed; tres / dos: holds an unplayed three / "
+                   "two; flor: his hand has flor; ciega: holds none of the cards the other señas name. CI: Wilson",
+}
+
+
+class StyleStats:
+    """Numpy accumulators of the bets and señas of each side (per side, per kind of bet)."""
+
+    def __init__(self, num_tables: int, weak_pares: int):
+        self.weak_pares = weak_pares
+        self.bets = np.zeros((2, 2, 2), dtype=np.int64)  # [side, kind, weak]
+        self.refused = np.zeros((2, 2, 2), dtype=np.int64)
+        self.blind_bets = np.zeros((2, 2), dtype=np.int64)  # [side, kind]
+        self.chances = np.zeros((2, 2, 2), dtype=np.int64)  # decisions where that bet was legal [side, kind, weak]
+        self.senas = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
+        self.senas_honest = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
+        # the last bet of each kind in the running mano, per table: seat (-1 none), side, weak
+        self.pend_seat = np.full((num_tables, 2), -1, dtype=np.int64)
+        self.pend_side = np.zeros((num_tables, 2), dtype=np.int64)
+        self.pend_weak = np.zeros((num_tables, 2), dtype=np.int64)
+
+    def clear_tables(self, idx) -> None:
+        self.pend_seat[idx] = -1
+
+    def observe(self, t, S0, S1, a, p, side, mask, done) -> None:
+        """The decisions on the active tables ``t``: states ``S0`` before and ``S1`` after (int64
+        rows), actions ``a`` by seats ``p`` of ``side``, their legal ``mask``; ``done``: the rows
+        whose mano ended."""
+        team = p % 2
+        rows = np.arange(t.size)
+        ph = S0[:, L.PHASE]
+        seen = S0[:, L.CARDS_SEEN] == 1
+        # the actor's unplayed cards (NO_CARD for played slots)
+        slots = np.arange(3)
+        hand = S0[rows[:, None], L.HAND + 3 * p[:, None] + slots]
+        played = (S0[rows, L.HAND_PLAYED + p][:, None] >> slots) & 1
+        held = np.where(played == 0, hand, NO_CARD)
+        can_bet = np.stack([mask[:, A.PARES_BASE : A.FLORES_BASE].any(axis=1) | (mask[:, A.FALTA] == 1),
+                            mask[:, A.TRUCO : A.PANUEVE + 1].any(axis=1)], axis=1)
+
+        # señas
+        k = a - A.SENA_BASE
+        r = np.flatnonzero(k >= 0)
+        if r.size:
+            kr = k[r]
+            hit = SIGNAL[kr[:, None], held[r]].any(axis=1)
+            honest = np.where(kr == SENA_CIEGA, ~hit, hit)
+            honest = np.where(kr == SENA_FLOR, S0[r, L.FLOR_VAL + p[r]] > 0, honest)
+            np.add.at(self.senas, (side[r], kr), 1)
+            np.add.at(self.senas_honest, (side[r], kr), honest.astype(np.int64))
+
+        # bets: envites / revoques de pares, and challenges of the truque
+        exk = S0[:, L.EX_KIND]
+        pares_word = ((a >= A.PARES_BASE) & (a < A.FLORES_BASE)) | (a == A.FALTA)
+        pares_ctx = (ph == L.PH_PLAY) | (ph == L.PH_BLIND) | ((ph == L.PH_ANSWER) & (exk == L.EX_PARES))
+        is_pares = pares_word & pares_ctx
+        is_truco = (a == A.TRUCO) | (a == A.RETRUCO) | (a == A.PANUEVE)
+        np.add.at(self.blind_bets, (side, np.zeros_like(side)), (is_pares & ~seen).astype(np.int64))
+        np.add.at(self.blind_bets, (side, np.ones_like(side)), (is_truco & ~seen).astype(np.int64))
+        weak_pares = S0[rows, L.PARES_VAL + p] < self.weak_pares
+        strong_card = (POWER_OF[held] >= POWER_TRES).any(axis=1)
+        won_baza = (S0[:, L.BAZA_WIN_TEAM : L.BAZA_WIN_TEAM + 3] == team[:, None]).any(axis=1)
+        weak_truco = ~strong_card & ~won_baza
+        not_sena = a < A.SENA_BASE  # a seña does not pass the turn: count the decision once
+        chance = can_bet & (seen & not_sena)[:, None]
+        chance[:, 0] &= pares_ctx
+        for kind, is_bet, weak in ((0, is_pares & seen, weak_pares), (1, is_truco & seen, weak_truco)):
+            r = np.flatnonzero(chance[:, kind])
+            if r.size:
+                np.add.at(self.chances, (side[r], kind, weak[r].astype(np.int64)), 1)
+            r = np.flatnonzero(is_bet)
+            if r.size:
+                w = weak[r].astype(np.int64)
+                np.add.at(self.bets, (side[r], kind, w), 1)
+                # a later raise supersedes the pending bet (it was accepted by being raised)
+                self.pend_seat[t[r], kind] = p[r]
+                self.pend_side[t[r], kind] = side[r]
+                self.pend_weak[t[r], kind] = w
+
+        # the mano is over: were the last bets refused?
+        r = done
+        if r.size:
+            tr = t[r]
+            for kind, st, raiser in ((0, L.PARES_ST, L.PARES_RAISER), (1, L.TRUCO_ST, L.TRUCO_RAISER)):
+                ps = self.pend_seat[tr, kind]
+                has = ps >= 0
+                if has.any():
+                    ref = (S1[r, st] == L.BET_REFUSED) & (S1[r, raiser] == ps) & has
+                    np.add.at(self.refused, (self.pend_side[tr, kind], kind, self.pend_weak[tr, kind]),
+                              ref.astype(np.int64))
+                self.pend_seat[tr, kind] = -1
+
+    def report(self, manos: int, rate) -> dict:
+        """The report's sections ``bluffs`` and ``senas`` (``rate(k, n)``: a count with its Wilson CI)."""
+        bluffs: dict = {}
+        for si, side in enumerate(SIDES):
+            bluffs[side] = {}
+            for kind, kname in enumerate(BET_KINDS):
+                bets, ref = self.bets[si, kind], self.refused[si, kind]
+                all_bets = int(bets.sum())
+                bluffs[side][kname] = {
+                    "bets_with_cards": all_bets,
+                    "bets_per_mano": all_bets / manos if manos else None,
+                    "blind_bets": int(self.blind_bets[si, kind]),
+                    "weak": rate(bets[1], all_bets),
+                    "weak_per_mano": int(bets[1]) / manos if manos else None,
+                    "bet_when_weak": rate(bets[1], self.chances[si, kind, 1]),
+                    "bet_when_strong": rate(bets[0], self.chances[si, kind, 0]),
+                    "weak_refused": rate(ref[1], bets[1]),
+                    "strong_refused": rate(ref[0], bets[0]),
+                }
+        senas: dict = {}
+        for si, side in enumerate(SIDES):
+            senas[side] = {}
+            for k, name in enumerate(A.SENA_NAMES):
+                c = int(self.senas[si, k])
+                senas[side][name] = {"count": c, "per_mano": c / manos if manos else None,
+                                     "honest": rate(self.senas_honest[si, k], c)}
+            total = int(self.senas[si].sum())
+            senas[side]["all"] = {"count": total, "per_mano": total / manos if manos else None,
+                                  "honest": rate(self.senas_honest[si].sum(), total)}
+        return {"bluffs": bluffs, "senas": senas}
+
+
+def print_sections(d: dict, console, fmt_rate) -> None:
+    """The report's bluffs and señas as two tables."""
+    from rich.table import Table
+
+    t = Table(title="bluffs: bets with a weak hand, and refused (won without a showdown); Wilson 95% CI")
+    for col in ("side", "bet", "with cards", "blind", "weak", "bet when weak", "weak refused", "strong refused"):
+        t.add_column(col)
+    for side in SIDES:
+        for kind in BET_KINDS:
+            b = d["bluffs"][side][kind]
+            t.add_row(side, kind, str(b["bets_with_cards"]), str(b["blind_bets"]), fmt_rate(b["weak"]),
+                      fmt_rate(b["bet_when_weak"]), fmt_rate(b["weak_refused"]), fmt_rate(b["strong_refused"]))
+    console.print(t)
+    t = Table(title="señas: made per mano, and honest (Wilson 95% CI)")
+    for col in ("seña", *(f"{s} per mano" for s in SIDES), *(f"{s} honest" for s in SIDES)):
+        t.add_column(col)
+    for name in (*A.SENA_NAMES, "all"):
+        rows = [d["senas"][s][name] for s in SIDES]
+        t.add_row(name, *(f"{r['per_mano']:.3f}" if r["per_mano"] is not None else "–" for r in rows),
+                  *(fmt_rate(r["honest"]) for r in rows))
+    console.print(t)
