@@ -67,7 +67,8 @@ class PlayConfig:
     """Play Truque Moteño in the terminal: you take a seat, bots take the others."""
 
     tradition: str = "moteno"
-    """the game (truque_env.traditions()); the terminal speaks Moteño's words only, so far"""
+    """the game (truque_env.traditions()); Moteño has the full terminal game, any other tradition
+    is played in its own words (its render) and its actions' names"""
     team_size: int = 1
     """players per team (1..4): 1 is mano a mano, 2 is dos contra dos, ..."""
     seat: int = 0
@@ -97,7 +98,7 @@ class PlayConfig:
 
 
 # -- bots -------------------------------------------------------------------------------------
-def load_bot(name: str, seed: int):
+def load_bot(name: str, seed: int, tradition: str = "moteno"):
     """A policy by name: ``agents.registry.load_policy(name, seed)`` if that module exists,
     else the local bots (``random``). Raises ``ValueError`` for an unknown name."""
     key = name.strip()
@@ -107,7 +108,7 @@ def load_bot(name: str, seed: int):
         registry, why = None, exc
     if registry is not None:
         try:
-            return registry.load_policy(key, seed)
+            return registry.load_policy(key, seed, tradition)
         except (KeyError, ValueError, NotImplementedError) as exc:
             msg = exc.args[0] if exc.args else str(exc)
             raise ValueError(f"bot {name!r}: {msg}") from None
@@ -617,8 +618,6 @@ def play(cfg: PlayConfig, input_fn: Callable[[], str] | None = None, console: Co
     console = console or Console()
     input_fn = input_fn or (lambda: input())  # looked up at each call (tests patch builtins.input)
     MatchSettings(cfg.tradition, cfg.team_size, cfg.target, cfg.juegos, cfg.senas_per_mano, cfg.p_intercept)
-    if cfg.tradition != "moteno":
-        raise ValueError(f"truque play speaks the words of Truque Moteño only; {cfg.tradition} cannot be played here yet")
     n = 2 * cfg.team_size
     if not 0 <= cfg.seat < n:
         raise ValueError(f"--seat must be 0..{n - 1} at a table of {n}, got {cfg.seat}")
@@ -630,7 +629,11 @@ def play(cfg: PlayConfig, input_fn: Callable[[], str] | None = None, console: Co
         if q in chosen:
             names[q] = getattr(chosen[q], "name", type(chosen[q]).__name__)
         else:
-            chosen[q] = load_bot(name, bot_seed(cfg.seed, q))
+            chosen[q] = load_bot(name, bot_seed(cfg.seed, q), cfg.tradition)
+    if cfg.tradition != "moteno":  # a tradition without a terminal game of its own: its render
+        from truque_cli.play_plain import play_plain
+
+        return play_plain(cfg, input_fn, console, chosen)
     game = Game(cfg, input_fn, console, chosen, names,
                 echo=(not console.is_terminal) if echo is None else echo)
     return game.run()

@@ -84,3 +84,18 @@ def test_ppo_trains_on_it_and_its_checkpoint_is_refused_for_moteno(otra, tmp_pat
         PPOPolicy(ckpt)
     with pytest.raises(ValueError, match="hand summary .* otra has none"):
         PPOConfig(tradition="otra", hand_features=True).validate()
+
+
+def test_a_person_plays_it_in_the_terminal(otra):
+    import io
+
+    from rich.console import Console
+
+    from truque_cli.play import PlayConfig, play
+
+    out = io.StringIO()
+    res = play(PlayConfig(tradition="otra", team_size=1, manos=2, seed=3),
+               input_fn=iter(["nada", "1"] + ["1"] * 200).__next__, console=Console(file=out, width=100))
+    text = out.getvalue()
+    assert res["manos"] == 2 and not res["quit"]
+    assert text.startswith("Otra, 1 contra 1") and "No entiendo «nada»" in text and "fin de la mano 2" in text
