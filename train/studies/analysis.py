@@ -142,9 +142,9 @@ def _check_positive(name: str, value) -> int:
     return int(value)
 
 
-def _check_table(team_size, p_intercept, senas_per_mano=1) -> None:
+def _check_table(team_size, p_intercept, senas_per_mano=1) -> MatchSettings:
     """The table configuration, checked before any play (the engine's own messages)."""
-    MatchSettings("moteno", team_size, 30, 3, senas_per_mano, p_intercept)
+    return MatchSettings("moteno", team_size, 30, 3, senas_per_mano, p_intercept)
 
 
 @dataclass
@@ -172,10 +172,9 @@ def _self_play(policy, *, team_size: int, manos: int, p_intercept: float, seed: 
     _check_policy(policy)
     manos = _check_positive("manos", manos)
     num_envs = _check_positive("num_envs", num_envs)
-    _check_table(team_size, p_intercept, senas_per_mano)
+    settings = _check_table(team_size, p_intercept, senas_per_mano)  # the analysis is of Moteño's play
     n_tables = min(num_envs, manos)
-    env = VectorEnv(n_tables, team_size=team_size, episode="mano", senas_per_mano=senas_per_mano,
-                    p_intercept=p_intercept, seed=seed)
+    env = VectorEnv(n_tables, settings=settings, episode="mano", seed=seed)
     env.reset()
     quota = np.full(n_tables, manos // n_tables, dtype=np.int64)
     quota[: manos % n_tables] += 1
