@@ -24,7 +24,10 @@ def from_toml(cls, path: Path, section: str, **overrides):
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib
     with open(path, "rb") as f:
-        raw = tomllib.load(f)
+        try:
+            raw = tomllib.load(f)
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"{path}: not valid TOML ({exc})") from None
     data = dict(raw.get(section, raw))
     fields = {f.name: str(f.type) for f in dataclasses.fields(cls)}
     env = raw.get("env", {}) if section in raw else data.pop("env", {})
@@ -92,3 +95,37 @@ def check_same_settings(path, theirs: dict, cfg, keys, what: str = "run") -> Non
         mine = str(mine) if isinstance(mine, Path) else mine  # paths are stored as strings
         if theirs.get(key) != mine:
             raise ValueError(f"{path}: checkpoint from another {what}: {key} = {theirs.get(key)!r}, this run has {mine!r}")
+
+
+def prepare_run_dir(run_dir: Path, resume: bool, overwrite: bool, run_files: tuple[str, ...],
+                    checkpoint: str) -> None:
+    """Make ``run_dir`` ready for a run, never losing one without being told to.
+
+    * the temporary files of a write that was killed (``.name.XXXX.tmp``, ``truque_env.io``) go;
+    * a resume needs the checkpoint;
+    * a fresh run into a folder that holds a run (any of ``run_files``) is refused unless
+      ``overwrite``, which deletes those files first (the folder's other files stay).
+    """
+    run_dir = Path(run_dir)
+    if run_dir.exists() and not run_dir.is_dir():
+        raise ValueError(f"run_dir {str(run_dir)!r} is a file, not a folder")
+    if run_dir.is_dir():
+        for stale in run_dir.glob(".*.tmp"):
+            stale.unlink(missing_ok=True)
+    if resume:
+        if overwrite:
+            raise ValueError("resume and overwrite: give one (resume continues the run, overwrite starts it again)")
+        if not (run_dir / checkpoint).is_file():
+            raise ValueError(f"nothing to resume: {str(run_dir / checkpoint)!r} does not exist")
+        return
+    held = [name for name in run_files if (run_dir / name).exists()]
+    if not held:
+        return
+    if not overwrite:
+        raise ValueError(f"run_dir {str(run_dir)!r} holds a run ({', '.join(held)}): --resume to continue it, "
+                         "another --run-dir for a new one, or --overwrite to start it again (deleting it)")
+    import shutil
+
+    for name in held:
+        path = run_dir / name
+        shutil.rmtree(path) if path.is_dir() else path.unlink()

@@ -1,82 +1,190 @@
-"""The ``truque`` console command.
+"""The ``truque`` console command: every command is a subcommand of one tyro CLI.
 
-    truque simulate --manos N             random manos and their statistics
-    truque train ppo --config FILE.toml   PPO self-play (overrides: --num-envs 256 ...)
-    truque train cfr --config FILE.toml   CFR / CFR+ / LCFR / DCFR / MCCFR on Kuhn or Leduc poker
-    truque train mccfr --config FILE.toml MCCFR on the full 1 contra 1 mano (train/cfr/mccfr.py)
-    truque train mccfr-export CKPT OUT    the average policy of an MCCFR run, to ship as the cfr bot
-    truque train export RUN.pt OUT.pt     the actor of a PPO run's checkpoint, to ship as a bot
-    truque play                           a person against bots
-    truque evaluate --a X --b Y           a duplicate-deal match
-    truque league --policies X,Y,Z        a round-robin league
+    truque simulate --manos N                     random manos and their statistics
+    truque play                                   a person against bots
+    truque evaluate --a X --b Y                   a duplicate-deal match
+    truque league --policies X,Y,Z                a round-robin league
+    truque train ppo --config FILE.toml           PPO self-play (flags override the file)
+    truque train cfr --config FILE.toml           CFR / CFR+ / LCFR / DCFR / MCCFR on Kuhn, Leduc, reduced Truque
+    truque train mccfr --config FILE.toml         MCCFR on the full 1 contra 1 mano
+    truque train mccfr-export CKPT OUT            the average policy of an MCCFR run, to ship as the cfr bot
+    truque train export RUN.pt OUT.pt             the actor of a PPO run's checkpoint, to ship as a bot
+
+``truque --help`` lists them, ``truque COMMAND --help`` gives a command's settings. A user's
+mistake (a bad setting, a missing file, an unknown bot) is one line ``error: ...`` on stderr and
+exit status 2; ``--debug`` (or the environment variable ``TRUQUE_DEBUG=1``) shows the traceback.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Union
+
 import tyro
 
+from train import config as train_config
+from train.cfr.mccfr import MCCFRConfig
+from train.cfr.solvers import CFRConfig
 from train.eval.duplicate import EvaluateConfig
-from train.eval.duplicate import run as run_evaluate
 from train.eval.league import LeagueConfig
-from train.eval.league import run as run_league
+from train.ppo.loop import PPOConfig
 from truque_cli.play import PlayConfig
-from truque_cli.play import run as run_play
 from truque_env.simulate import SimulateConfig
-from truque_env.simulate import run as run_simulate
 
 
-def train_main(argv: list[str]) -> None:
-    """``truque train ppo|cfr|mccfr [--config FILE] [overrides]``: the TOML gives the defaults, flags override."""
-    if argv and argv[0] == "cfr":
-        from train.cfr.solvers import main as cfr_main
+@dataclasses.dataclass
+class ExportConfig:
+    """The actor of a PPO run's checkpoint (all a bot needs), to ship as a bot."""
 
-        cfr_main(argv[1:], prog="truque train cfr")
-        return
-    if argv and argv[0] == "mccfr":
-        from train.cfr.mccfr import main as mccfr_main
+    checkpoint: tyro.conf.Positional[Path]
+    """the run's checkpoint.pt"""
+    out: tyro.conf.Positional[Path]
+    """the policy file to write"""
 
-        mccfr_main(argv[1:], prog="truque train mccfr")
-        return
-    if argv and argv[0] == "mccfr-export":
-        from train.cfr.mccfr import export_main
 
-        export_main(argv[1:])
-        return
-    if argv and argv[0] == "export":
-        if len(argv) != 3:
-            raise SystemExit("usage: truque train export RUN_CHECKPOINT.pt OUT.pt")
-        from pathlib import Path
+@dataclasses.dataclass
+class MCCFRExportConfig:
+    """The average policy of an MCCFR run, compacted, to ship as the cfr bot."""
 
+    checkpoint: tyro.conf.Positional[Path]
+    """the run's checkpoint.npz"""
+    out: tyro.conf.Positional[Path]
+    """the policy file to write"""
+    max_states: int = 1_200_000
+    """keep the information sets of largest average-strategy weight, at most this many"""
+
+
+# the trainers read their defaults from a TOML file (--config FILE.toml, its [section]); flags override
+TRAINERS = {"ppo": (PPOConfig, "ppo", "PPO self-play against a pool of snapshots"),
+            "cfr": (CFRConfig, "cfr", "the CFR family with exact exploitability (Kuhn, Leduc, reduced Truque)"),
+            "mccfr": (MCCFRConfig, "mccfr", "external-sampling MCCFR on the full 1 contra 1 mano")}
+CONFIG_HELP = (" --config FILE.toml gives the defaults (its [{section}] table, and [env] for the game); "
+               "the flags below override them.")
+
+
+class UserError(ValueError):
+    """A mistake in what the user asked for, said in one line."""
+
+
+def _take_config(args: list[str]) -> Path | None:
+    """Remove ``--config FILE`` (or ``--config=FILE``) from ``args``; the file."""
+    for i, a in enumerate(args):
+        if a == "--config":
+            if i + 1 >= len(args):
+                raise UserError("--config needs a file: --config FILE.toml")
+            path = args[i + 1]
+            del args[i : i + 2]
+            return Path(path)
+        if a.startswith("--config="):
+            del args[i]
+            return Path(a.split("=", 1)[1])
+    return None
+
+
+def _trainer_default(cls, section: str, path: Path | None):
+    if path is None:
+        return cls()
+    if not path.is_file():
+        raise UserError(f"--config {str(path)!r}: no such file")
+    return train_config.from_toml(cls, path, section)
+
+
+def command_type(args: list[str]):
+    """The CLI as one type (a union of subcommands); ``args`` loses a trainer's ``--config``."""
+    config_path = _take_config(args)
+    chosen = args[1] if len(args) > 1 and args[0] == "train" else None
+    if config_path is not None and chosen not in TRAINERS:
+        raise UserError("--config is for truque train ppo|cfr|mccfr")
+    trainers = [Annotated[cls, tyro.conf.subcommand(
+        name, default=_trainer_default(cls, section, config_path if name == chosen else None),
+        description=f"{desc}.{CONFIG_HELP.format(section=section)}")]
+        for name, (cls, section, desc) in TRAINERS.items()]
+    trainers += [Annotated[MCCFRExportConfig, tyro.conf.subcommand("mccfr-export")],
+                 Annotated[ExportConfig, tyro.conf.subcommand("export")]]
+    train = dataclasses.make_dataclass("Train", [("command", tyro.conf.OmitArgPrefixes[Union[tuple(trainers)]])])  # noqa: UP007
+    train.__doc__ = "Train a bot: ppo, cfr, mccfr; export a run's policy to ship it."
+    return Union[  # noqa: UP007  (built at run time: each trainer's default may come from its --config)
+        Annotated[SimulateConfig, tyro.conf.subcommand("simulate")],
+        Annotated[PlayConfig, tyro.conf.subcommand("play")],
+        Annotated[EvaluateConfig, tyro.conf.subcommand("evaluate")],
+        Annotated[LeagueConfig, tyro.conf.subcommand("league")],
+        Annotated[train, tyro.conf.subcommand("train")],
+    ]
+
+
+def run(cfg) -> None:
+    """Do what the parsed command says."""
+    if isinstance(cfg, SimulateConfig):
+        from truque_env.simulate import run as run_simulate
+
+        run_simulate(cfg)
+    elif isinstance(cfg, PlayConfig):
+        from truque_cli.play import run as run_play
+
+        run_play(cfg)
+    elif isinstance(cfg, EvaluateConfig):
+        from train.eval.duplicate import run as run_evaluate
+
+        run_evaluate(cfg)
+    elif isinstance(cfg, LeagueConfig):
+        from train.eval.league import run as run_league
+
+        run_league(cfg)
+    else:  # train
+        _train(cfg.command)
+
+
+def _train(cmd) -> None:
+    if isinstance(cmd, PPOConfig):
+        from train.ppo.loop import train
+
+        cmd.validate()
+        train(cmd)
+    elif isinstance(cmd, CFRConfig):
+        from train.cfr.solvers import train
+
+        cmd.validate()
+        train(cmd)
+    elif isinstance(cmd, MCCFRConfig):
+        from train.cfr.mccfr import train
+
+        cmd.validate()
+        train(cmd)
+    elif isinstance(cmd, MCCFRExportConfig):
+        from train.cfr.mccfr import export_policy
+
+        s = export_policy(cmd.checkpoint, cmd.out, cmd.max_states)
+        print(f"wrote {cmd.out}: {s['infostates']:,} of {s['infostates_in_run']:,} information sets "
+              f"({s['weight_kept']:.1%} of the average-strategy weight), {s['bytes'] / 1e6:.1f} MB")
+    else:
         from train.ppo.loop import export_policy
 
-        export_policy(Path(argv[1]), Path(argv[2]))
-        print(f"wrote {argv[2]}")
-        return
-    if not argv or argv[0] != "ppo":
-        raise SystemExit("usage: truque train ppo|cfr|mccfr|mccfr-export|export [--config FILE.toml] "
-                         "[--setting value ...]")
-    from train.ppo.loop import main as ppo_main
+        export_policy(cmd.checkpoint, cmd.out)
+        print(f"wrote {cmd.out}")
 
-    ppo_main(argv[1:], prog="truque train ppo")
+
+USER_ERRORS = (ValueError, FileNotFoundError, FileExistsError, IsADirectoryError, NotADirectoryError,
+               PermissionError)
 
 
 def main(argv=None) -> None:
-    import sys
-
-    args = sys.argv[1:] if argv is None else list(argv)
-    if args and args[0] == "train":
-        train_main(args[1:])
-        return
-    commands = {"simulate": SimulateConfig, "play": PlayConfig, "evaluate": EvaluateConfig, "league": LeagueConfig}
-    cfg = tyro.extras.subcommand_cli_from_dict(commands, args=args, prog="truque")
-    if isinstance(cfg, SimulateConfig):
-        run_simulate(cfg)
-    elif isinstance(cfg, PlayConfig):
-        run_play(cfg)
-    elif isinstance(cfg, EvaluateConfig):
-        run_evaluate(cfg)
-    elif isinstance(cfg, LeagueConfig):
-        run_league(cfg)
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args or os.environ.get("TRUQUE_DEBUG", "") not in ("", "0")
+    args = [a for a in args if a != "--debug"]
+    try:
+        cfg = tyro.cli(command_type(args), args=args, prog="truque", config=(tyro.conf.OmitSubcommandPrefixes,))
+        run(cfg)
+    except USER_ERRORS as exc:
+        if debug:
+            raise
+        message = str(exc) or type(exc).__name__
+        if isinstance(exc, OSError) and exc.filename is not None:
+            message = f"{exc.strerror or type(exc).__name__}: {exc.filename}"
+        print(f"error: {' '.join(message.split())}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

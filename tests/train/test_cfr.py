@@ -324,7 +324,7 @@ def test_corrupt_checkpoints_are_clear_errors(tmp_path):
     np.savez(tmp_path / "other.npz", weights=np.zeros(3))
     with pytest.raises(ValueError, match="not a truque_env CFR checkpoint"):
         load_checkpoint(tmp_path / "other.npz")
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(ValueError, match="nothing to resume: .*checkpoint.npz. does not exist"):
         train(_cfg(tmp_path / "nothing_here", resume=True))
 
 

@@ -209,7 +209,7 @@ def test_config_file_and_errors(tmp_path):
         MCCFRConfig(team_size=2).validate()
     with pytest.raises(ValueError, match="resume needs"):
         MCCFRConfig(resume=True, run_dir=None).validate()
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(ValueError, match="nothing to resume: .*checkpoint.npz. does not exist"):
         train(_small(tmp_path / "none", resume=True))
     json.dumps(CA.describe_abstraction())
 

@@ -257,14 +257,15 @@ def test_a_run_can_start_from_another_runs_weights(tmp_path):
         _tiny(tmp_path, init_from=tmp_path / "a" / "checkpoint.pt", bc_dataset=tmp_path / "a" / "checkpoint.pt").validate()
 
 
-def test_console_export_writes_the_actor(tmp_path):
+def test_console_export_writes_the_actor(tmp_path, capsys):
     from truque_cli.main import main
 
     train(_tiny(tmp_path, team_size=2))
     main(["train", "export", str(tmp_path / "checkpoint.pt"), str(tmp_path / "bot.pt")])
     assert all(k.startswith("actor") for k in load_checkpoint(tmp_path / "bot.pt")["model"])
-    with pytest.raises(SystemExit, match="usage"):
+    with pytest.raises(SystemExit) as exit_:
         main(["train", "export", str(tmp_path / "checkpoint.pt")])
+    assert exit_.value.code == 2 and "Required options" in capsys.readouterr().err  # tyro names what is missing
 
 
 def test_fixed_bots_hold_some_tables_and_resume_stays_exact(tmp_path):
@@ -471,3 +472,39 @@ def test_the_game_in_the_toml_env_table_and_in_the_checkpoint(tmp_path):
 
     with pytest.raises(ValueError, match="has num_actions 90"):
         PPOPolicy(tmp_path / "other.pt")
+
+
+def test_a_run_dir_that_holds_a_run_is_never_overwritten_silently(tmp_path):
+    """Issue 15, 1: a fresh run into a folder that holds one is refused; --overwrite starts it again."""
+    cfg = _tiny(tmp_path, team_size=1)
+    train(cfg)
+    before = (tmp_path / "checkpoint.pt").read_bytes()
+    with pytest.raises(ValueError, match="holds a run .checkpoint.pt, metrics.jsonl.*--resume to continue it"):
+        train(cfg)
+    assert (tmp_path / "checkpoint.pt").read_bytes() == before
+    (tmp_path / ".checkpoint.pt.x1y2.tmp").write_bytes(b"half a checkpoint")  # a write killed midway
+    train(_tiny(tmp_path, team_size=1, overwrite=True))
+    assert not list(tmp_path.glob(".*.tmp"))
+    with pytest.raises(ValueError, match="nothing to resume"):
+        train(_tiny(tmp_path / "empty", resume=True))
+    with pytest.raises(ValueError, match="resume and overwrite: give one"):
+        train(_tiny(tmp_path, resume=True, overwrite=True))
+
+
+def test_a_resume_cuts_the_log_back_to_its_checkpoint(tmp_path):
+    """Issue 15, 2: rows logged after the last checkpoint (a run killed between two) are not kept twice."""
+    cfg = _tiny(tmp_path, team_size=1, total_decisions=16 * 8 * 6, checkpoint_every=4, log_every=1)
+    train(cfg)
+    rows = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert sorted({r["update"] for r in rows}) == [1, 2, 3, 4, 5, 6]
+    # as if killed after update 6's rows but with the checkpoint of update 4: put that checkpoint back
+    ckpt = load_checkpoint(tmp_path / "checkpoint.pt")
+    assert ckpt["update"] == 6
+    run4 = _tiny(tmp_path / "four", team_size=1, total_decisions=16 * 8 * 4, checkpoint_every=4, log_every=1)
+    train(run4)
+    (tmp_path / "checkpoint.pt").write_bytes((tmp_path / "four" / "checkpoint.pt").read_bytes())
+    train(_tiny(tmp_path, team_size=1, total_decisions=16 * 8 * 6, checkpoint_every=4, log_every=1, resume=True))
+    rows = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    updates = [r["update"] for r in rows]
+    assert updates == sorted(updates) and len(updates) == len(set(updates))  # each update once, in order
+    assert sorted(set(updates)) == [1, 2, 3, 4, 5, 6]

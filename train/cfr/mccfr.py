@@ -99,6 +99,8 @@ class MCCFRConfig:
     """checkpoint.npz and log.json go here (None: no files)"""
     resume: bool = False
     """continue the run in run_dir from its checkpoint"""
+    overwrite: bool = False
+    """start a fresh run in a run_dir that holds one, deleting it (without this, such a run_dir is refused)"""
     export: Path | None = None
     """at the end, also write the compact average policy for the bot here (see export_policy)"""
     export_max_states: int = 1_200_000
@@ -274,6 +276,8 @@ class MCCFRRun:
 
 def train(cfg: MCCFRConfig) -> MCCFRRun:
     cfg.validate()
+    if cfg.run_dir is not None:
+        config.prepare_run_dir(cfg.run_dir, cfg.resume, cfg.overwrite, ("checkpoint.npz", "log.json"), "checkpoint.npz")
     run = MCCFRRun(MCCFRSolver(cfg))
     solver = run.solver
     ckpt_path = cfg.run_dir / "checkpoint.npz" if cfg.run_dir is not None else None

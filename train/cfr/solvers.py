@@ -525,6 +525,8 @@ class CFRConfig:
     """iterations between checkpoints (one is always written at the end)"""
     resume: bool = False
     """continue the run in run_dir from its checkpoint"""
+    overwrite: bool = False
+    """start a fresh run in a run_dir that holds one, deleting it (without this, such a run_dir is refused)"""
     verbose: bool = True
     """print a line per evaluation"""
 
@@ -621,6 +623,8 @@ class CFRRun:
 
 def train(cfg: CFRConfig) -> CFRRun:
     cfg.validate()
+    if cfg.run_dir is not None:
+        config.prepare_run_dir(cfg.run_dir, cfg.resume, cfg.overwrite, ("checkpoint.npz", "log.json"), "checkpoint.npz")
     run = CFRRun(cfg.make_solver())
     solver = run.solver
     ckpt_path = cfg.run_dir / "checkpoint.npz" if cfg.run_dir is not None else None

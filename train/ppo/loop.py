@@ -48,7 +48,7 @@ from agents.ppo_network import Agent, evaluate_actions, sample  # noqa: F401 (sa
 from train import config
 from train.ppo.rollout import Rollout, Sampler, Tables, _denorm, _hands, _rng_state, draw_tables  # noqa: F401
 from truque_env.engine import header as H
-from truque_env.io import atomic_output
+from truque_env.io import atomic_output, write_text_atomic
 from truque_env.settings import check_made_for
 
 
@@ -57,15 +57,23 @@ class PPOConfig:
     """Hyperparameters: also the command line (tyro) and the TOML config."""
 
     # the game (or in the TOML's [env] table)
+
     tradition: str = "moteno"
     """the game (truque_env.traditions())"""
     team_size: int = 3
+    """players per team"""
     target: int = 30
+    """points to win a juego (Moteño: 30 chinas, ruling 1)"""
     episode: str = "juego"
+    """what an episode is: mano, juego or partida (rewards and resets at its end)"""
     senas_per_mano: int = 1
+    """señas each player may make per mano"""
     p_intercept: float = 0.1
+    """the chance that a rival sees each seña (ruling 3)"""
     # rollouts
+
     num_envs: int = 512
+    """tables played at once"""
     num_steps: int = 32
     """decisions per table in one rollout"""
     total_decisions: int = 50_000_000
@@ -77,59 +85,87 @@ class PPOConfig:
     """the Ray cluster of the workers (ray start --head prints it; "auto": the one on this machine);
     given, rollouts go to Ray workers even with num_workers = 1"""
     # optimisation
+
     learning_rate: float = 3e-4
+    """Adam's step size"""
     anneal_lr: bool = True
+    """decay the learning rate linearly to 0 over total_decisions"""
     gamma: float = 0.999
+    """discount per decision"""
     gae_lambda: float = 0.95
+    """GAE's lambda"""
     num_minibatches: int = 4
+    """minibatches per epoch of an update"""
     update_epochs: int = 3
+    """passes over each rollout"""
     clip_coef: float = 0.2
+    """PPO's clipping of the probability ratio"""
     ent_coef: float = 0.01
+    """weight of the entropy bonus"""
     vf_coef: float = 0.5
+    """weight of the value loss"""
     max_grad_norm: float = 0.5
+    """gradients are clipped to this norm"""
     norm_values: bool = True
     """normalise value targets with running statistics"""
     hidden: int = 256
+    """width of the hidden layers"""
     centralized_critic: bool = True
+    """the critic also sees every hand (training only; the actor plays on what its seat knows)"""
     hand_features: bool = False
     """give the network the hand summary of agents.features (valor de pares and flor, poder de truque)"""
     value_warmup_updates: int = 0
     """updates at the start that train the critic only (for a cloned actor)"""
     # warm start by behaviour cloning (train/ppo/bc.py)
+
     bc_dataset: Path | None = None
     """a bot's decisions (python -m train.ppo.bc ...) cloned into the actor before a fresh run"""
     bc_epochs: int = 2
+    """epochs of behaviour cloning on bc_dataset"""
     bc_learning_rate: float = 1e-3
+    """learning rate of the behaviour cloning"""
     init_from: Path | None = None
     """start a fresh run from the weights of a checkpoint (a run's or an exported policy's)"""
     # self-play pool
+
     pool_size: int = 8
+    """past snapshots kept as opponents"""
     snapshot_every: int = 20
     """updates between snapshots added to the pool"""
     p_latest: float = 0.5
+    """probability that a table's other team is the learner itself (the rest: snapshots and bots)"""
     bot_opponents: tuple[str, ...] = ()
     """fixed bots (agents.registry names or checkpoint paths) that hold the other team at some tables"""
     p_bot: float = 0.0
     """probability that a table's other team is one of bot_opponents (not the learner, not a snapshot)"""
-    # bookkeeping
+    # the run
+
     seed: int = 1
+    """seeds the tables, the network's initial weights and every draw of the run"""
     torch_threads: int = 2
+    """threads torch may use"""
     run_dir: Path = Path("runs/ppo")
+    """the run's folder: checkpoint.pt, metrics.jsonl, tb/, evals/"""
     checkpoint_every: int = 50
     """updates between checkpoints"""
     resume: bool = False
-    """continue the run in run_dir from its checkpoint"""
+    """continue the run in run_dir from its checkpoint (the log is cut back to where the checkpoint stands)"""
+    overwrite: bool = False
+    """start a fresh run in a run_dir that holds one, deleting it (without this, such a run_dir is refused)"""
     time_limit_minutes: float = 0.0
     """stop (with a checkpoint) after the update at which the run's wall time, summed over its resumes
     and counting the warm start and evaluations, reaches this (0: no limit); the learning rate still
     anneals over total_decisions, so the trajectory up to the stop is the seed's"""
     log_every: int = 5
+    """updates between printed lines"""
     progress: bool = True
+    """show a progress bar"""
     tensorboard: bool = True
     """write TensorBoard logs to run_dir/tb (metrics.jsonl is always written)"""
     eval_every: int = 0
     """updates between evaluations against eval_opponents (0: never)"""
     eval_juegos: int = 200
+    """juegos of each evaluation (duplicate pairs)"""
     eval_opponents: tuple[str, ...] = ("heuristic", "random")
 
     def validate(self) -> None:
@@ -277,6 +313,9 @@ class RunState:
     stopped_by_time_limit: bool = False
 
 
+RUN_FILES = ("checkpoint.pt", "metrics.jsonl", "tb", "evals")  # what a run writes in its run_dir
+
+
 def train(cfg: PPOConfig, in_process_workers: bool = False) -> RunState:
     """Train; rollouts in this process, or on Ray workers (``num_workers > 1`` or a ``ray_address``).
 
@@ -284,6 +323,7 @@ def train(cfg: PPOConfig, in_process_workers: bool = False) -> RunState:
     Ray: the same numbers as the Ray workers (for tests and debugging).
     """
     cfg.validate()
+    config.prepare_run_dir(cfg.run_dir, cfg.resume, cfg.overwrite, RUN_FILES, "checkpoint.pt")
     torch.set_num_threads(cfg.torch_threads)
     gen = torch.Generator().manual_seed(cfg.seed)
     if cfg.distributed or in_process_workers:
@@ -336,7 +376,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
     if not run.pool:
         run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
     # the log's clock is the time limit's: it has run since t_start (the warm start included)
-    log = _Log(cfg, resumed=cfg.resume, seconds=run.seconds + time.perf_counter() - t_start)
+    log = _Log(cfg, resumed=cfg.resume, seconds=run.seconds + time.perf_counter() - t_start, at=run)
 
     T, N = cfg.num_steps, cfg.num_envs
     batch = T * N
@@ -439,15 +479,28 @@ class _Log:
     (``train.eval.duplicate.play_match``); each full report is kept as ``run_dir/evals/<update>_<bot>.json``.
     """
 
-    def __init__(self, cfg: PPOConfig, resumed: bool, seconds: float = 0.0):
+    def __init__(self, cfg: PPOConfig, resumed: bool, seconds: float = 0.0, at: RunState | None = None):
         self.cfg = cfg
         cfg.run_dir.mkdir(parents=True, exist_ok=True)
-        self.lines = open(cfg.run_dir / "metrics.jsonl", "a" if resumed else "w")
+        path = cfg.run_dir / "metrics.jsonl"
+        purge_step = None
+        if resumed and at is not None:
+            # the log ends where the checkpoint ends: rows written after it (a run killed between two
+            # checkpoints) are played again by the resumed run, so they go
+            if path.exists():
+                kept = [line for line in path.read_text().splitlines(keepends=True)
+                        if line.strip() and json.loads(line).get("update", 0) <= at.update]
+                write_text_atomic(path, "".join(kept))
+            for report in (cfg.run_dir / "evals").glob("*.json"):
+                if report.name[:6].isdigit() and int(report.name[:6]) > at.update:
+                    report.unlink()
+            purge_step = at.decisions + 1  # TensorBoard hides the events after the checkpoint
+        self.lines = open(path, "a" if resumed else "w")
         self.tb = None
         if cfg.tensorboard:
             from torch.utils.tensorboard import SummaryWriter
 
-            self.tb = SummaryWriter(str(cfg.run_dir / "tb"))
+            self.tb = SummaryWriter(str(cfg.run_dir / "tb"), purge_step=purge_step)
         self.t0 = time.time() - seconds  # wall_seconds runs on over resumes
 
     def scalars(self, run: RunState, values: dict) -> None:

@@ -1,0 +1,71 @@
+"""The ``truque`` command: one CLI whose help lists every command, and a user's mistake as one
+line ``error: ...`` with exit status 2 (issue 15: a user's first hour)."""
+
+from __future__ import annotations
+
+import pytest
+
+from truque_cli.main import main
+
+
+def _fails(capsys, argv) -> str:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), out.err
+    return lines[0]
+
+
+def test_help_lists_every_command(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    for command in ("simulate", "play", "evaluate", "league", "train"):
+        assert command in text
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    text = capsys.readouterr().out
+    for command in ("ppo", "cfr", "mccfr", "mccfr-export", "export"):
+        assert command in text
+
+
+def test_train_ppo_help_shows_the_config_file_and_the_settings(capsys):
+    with pytest.raises(SystemExit):
+        main(["train", "ppo", "--help"])
+    text = capsys.readouterr().out
+    assert "--config FILE.toml" in text and "--num-envs" in text and "--tradition" in text
+    assert "bookkeeping" not in text
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["simulate", "--manos", "0"], "manos and tables must be positive"),
+    (["simulate", "--tradition", "nope"], "unknown tradition 'nope'; known: moteno"),
+    (["evaluate", "--a", "heuristic", "--b", "random", "--team-size", "5"], "team_size must be 1..4"),
+    (["evaluate", "--a", "nobot", "--b", "random"], "unknown policy 'nobot'"),
+    (["train", "ppo", "--config", "nope.toml"], "--config 'nope.toml': no such file"),
+    (["simulate", "--config", "x.toml"], "--config is for truque train ppo|cfr|mccfr"),
+])
+def test_a_users_mistake_is_one_error_line(capsys, argv, message):
+    assert message in _fails(capsys, argv)
+
+
+def test_a_bad_toml_is_one_error_line(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[ppo]\nnum_envs = = 3\n")
+    line = _fails(capsys, ["train", "ppo", "--config", str(bad)])
+    assert str(bad) in line and "not valid TOML" in line
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text("[ppo]\nnum_env = 3\n")
+    assert "unknown settings ['num_env']" in _fails(capsys, ["train", "ppo", "--config", str(unknown)])
+
+
+def test_debug_shows_the_traceback(monkeypatch):
+    with pytest.raises(ValueError, match="manos and tables must be positive"):
+        main(["simulate", "--manos", "0", "--debug"])
+    monkeypatch.setenv("TRUQUE_DEBUG", "1")
+    with pytest.raises(ValueError, match="manos and tables must be positive"):
+        main(["simulate", "--manos", "0"])
