@@ -35,6 +35,8 @@ _TEAM_ONE = O.O_TEAM_SIZE  # the team_size one-hot: index 0 is 1 contra 1
 class CFRPolicy:
     """A bot sampling the average strategy of an MCCFR run (see the module doc)."""
 
+    team_sizes = (1,)  # the team sizes it plays (an evaluator refuses it at others before any play)
+
     def __init__(self, path, seed: int | None = 0, tradition: str = "moteno"):
         self.path = Path(path)
         if not self.path.exists():

@@ -32,6 +32,7 @@ from rich.text import Text
 
 from truque_env.cards import card_name, card_str, parse_card
 from truque_env.io import write_text_atomic
+from truque_env.policy import check_team_size
 from truque_env.settings import MatchSettings
 from truque_env.table import Table
 from truque_env.traditions.moteno import actions as A
@@ -630,6 +631,7 @@ def play(cfg: PlayConfig, input_fn: Callable[[], str] | None = None, console: Co
             names[q] = getattr(chosen[q], "name", type(chosen[q]).__name__)
         else:
             chosen[q] = load_bot(name, bot_seed(cfg.seed, q), cfg.tradition)
+        check_team_size(chosen[q], cfg.team_size, names[q])
     if cfg.tradition != "moteno":  # a tradition without a terminal game of its own: its render
         from truque_cli.play_plain import play_plain
 
@@ -643,9 +645,6 @@ def run(cfg: PlayConfig) -> None:
     """The ``truque play`` command."""
     console = Console()
     try:
-        play(cfg, console=console)
-    except ValueError as exc:
-        console.print(Text.assemble(("error: ", "bold red"), str(exc)))
-        raise SystemExit(2) from None
+        play(cfg, console=console)  # a ValueError is the command line's one "error: ..." line
     except KeyboardInterrupt:  # Ctrl-C while the bots play
         console.print(Text("\n" + GOODBYE, style="bold"))

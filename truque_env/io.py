@@ -64,3 +64,18 @@ def read_npz(path, what: str) -> dict:
         raise
     except Exception as exc:  # truncated, corrupt or not an npz
         raise ValueError(f"{path}: not a readable {what} ({type(exc).__name__}: {exc})") from None
+
+
+def check_writable(path) -> None:
+    """A clear error now, before any work, if ``path`` could not be written later: its folder is
+    made if missing (as the atomic writes do) and must take a file; ``path`` must not be a folder."""
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{str(path)!r} is a folder; give a file to write")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise ValueError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)

@@ -42,6 +42,16 @@ def action_probs(policy, observations: np.ndarray, action_masks: np.ndarray) -> 
     return out
 
 
+def check_team_size(policy, team_size: int, name: str | None = None) -> None:
+    """A ValueError unless ``policy`` plays ``team_size`` (a policy may say which it plays in
+    ``team_sizes``; one that does not plays every size)."""
+    sizes = getattr(policy, "team_sizes", None)
+    if sizes is not None and team_size not in sizes:
+        who = name or getattr(policy, "name", type(policy).__name__)
+        plays = ", ".join(f"{n} contra {n}" for n in sizes)
+        raise ValueError(f"the bot {who!r} plays {plays} only, not {team_size} contra {team_size}")
+
+
 class RandomPolicy:
     """Uniform over the legal actions, from its own seeded generator."""
 

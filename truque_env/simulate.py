@@ -91,6 +91,10 @@ def print_report(res: dict) -> None:
 
 
 def run(cfg: SimulateConfig) -> dict:
+    if cfg.json_out is not None:
+        from truque_env.io import check_writable
+
+        check_writable(cfg.json_out)  # before the manos are played, not after
     res = simulate(cfg)
     print_report(res)
     if cfg.json_out is not None:

@@ -48,6 +48,11 @@ def test_train_ppo_help_shows_the_config_file_and_the_settings(capsys):
     (["evaluate", "--a", "nobot", "--b", "random"], "unknown policy 'nobot'"),
     (["train", "ppo", "--config", "nope.toml"], "--config 'nope.toml': no such file"),
     (["simulate", "--config", "x.toml"], "--config is for truque train ppo|cfr|mccfr"),
+    (["evaluate", "--a", "cfr", "--b", "random", "--team-size", "3"], "the bot 'cfr' plays 1 contra 1 only"),
+    (["league", "--policies", "random,cfr", "--team-size", "2"], "the bot 'cfr' plays 1 contra 1 only"),
+    (["play", "--rivals", "cfr", "--team-size", "2"], "the bot 'cfr' plays 1 contra 1 only"),
+    (["evaluate", "--out", "README.md/report.json"], "cannot write 'README.md/report.json'"),
+    (["simulate", "--json-out", "docs"], "'docs' is a folder"),
 ])
 def test_a_users_mistake_is_one_error_line(capsys, argv, message):
     assert message in _fails(capsys, argv)

@@ -59,7 +59,8 @@ from train.config import match_settings
 from train.eval.stats import Z95, bootstrap_ratio_ci, ratio_ci, wilson  # noqa: F401  (re-exported)
 from train.eval.styles import STYLES
 from truque_env.engine import header as H
-from truque_env.io import write_json_atomic
+from truque_env.io import check_writable, write_json_atomic
+from truque_env.policy import check_team_size
 from truque_env.settings import MatchSettings
 from truque_env.traditions import get as get_tradition
 from truque_env.vector import VectorEnv
@@ -187,6 +188,8 @@ class DuplicateMatch:
         tables = 2 * max(1, min(self.n_pairs, num_envs // 2))
         self.env = VectorEnv(tables, settings=settings, episode=unit, seed=seed)
         seats_of = (_seat_policies(a, team_size), _seat_policies(b, team_size))
+        for pol in (*seats_of[0], *seats_of[1]):  # a bot that cannot play this size fails now, not mid-match
+            check_team_size(pol, team_size)
         self.policies: list = []
         index: dict[int, int] = {}
         for pols in seats_of:
@@ -525,8 +528,13 @@ def _policy_seed(seed: int, side: int, j: int) -> int:
 
 def run(cfg: EvaluateConfig) -> Report:
     settings = match_settings(cfg)  # a bad setting fails before any bot loads or any juego is played
+    check_writable(cfg.out)  # so does an --out that could not be written at the end
     a = load_side(cfg.a, cfg.team_size, cfg.seed, 0, cfg.tradition)
     b = load_side(cfg.b, cfg.team_size, cfg.seed, 1, cfg.tradition)
+    for spec, side in ((cfg.a, a), (cfg.b, b)):
+        for name, pol in zip([n.strip() for n in spec.split(",")] * cfg.team_size, _seat_policies(side, cfg.team_size),
+                             strict=False):
+            check_team_size(pol, cfg.team_size, name)
     episodes = cfg.juegos if cfg.unit == "juego" else cfg.partidas
     report = play_match(a, b, names={"A": cfg.a, "B": cfg.b}, settings=settings, unit=cfg.unit,
                         episodes=episodes, num_envs=cfg.num_envs, seed=cfg.seed, weak_pares=cfg.weak_pares,

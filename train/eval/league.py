@@ -21,7 +21,8 @@ import numpy as np
 
 from train.config import match_settings
 from train.eval.duplicate import _jsonable, match_settings_of, play_match
-from truque_env.io import atomic_output, write_json_atomic
+from truque_env.io import atomic_output, check_writable, write_json_atomic
+from truque_env.policy import check_team_size
 from truque_env.settings import MatchSettings
 
 
@@ -230,8 +231,9 @@ def run(cfg: LeagueConfig) -> LeagueResult:
 
     settings = match_settings(cfg)  # a bad setting fails before any match
     names = [s.strip() for s in cfg.policies.split(",") if s.strip()]
-    for name in names:  # fail early on an unknown name
-        load_policy(name, seed=0, tradition=cfg.tradition)
+    check_writable(cfg.out_dir / "league.json")
+    for name in names:  # fail early on an unknown name, or a bot that does not play this team size
+        check_team_size(load_policy(name, seed=0, tradition=cfg.tradition), settings.team_size, name)
     factories = {name: (lambda seed, _n=name: load_policy(_n, seed=seed, tradition=cfg.tradition)) for name in names}
     result = run_league(factories, settings=settings, unit=cfg.unit,
                         episodes=cfg.juegos if cfg.unit == "juego" else cfg.partidas, num_envs=cfg.num_envs,
