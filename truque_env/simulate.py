@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from truque_env.progress import report_console
 from truque_env.settings import MatchSettings
 from truque_env.traditions import get as get_tradition
 
@@ -57,18 +58,14 @@ def simulate(cfg: SimulateConfig) -> dict:
     def play_round(r):
         B.random_manos(states, (per_table > r).astype(np.int64), policy_seeds + r * 104_729, stats)
 
-    if cfg.progress:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from truque_env.progress import Progress
 
-        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn()) as bar:
-            task = bar.add_task("manos", total=cfg.manos)
-            for r in range(rounds):
-                play_round(r)
-                bar.update(task, advance=int((per_table > r).sum()))
-    else:
+    with Progress("manos", total=cfg.manos, enabled=cfg.progress) as bar:
+        done = 0
         for r in range(rounds):
             play_round(r)
+            done += int((per_table > r).sum())
+            bar.update(done)
     t = stats.sum(axis=0)
     out = {"config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
            **B.summarize(t)}
@@ -77,7 +74,6 @@ def simulate(cfg: SimulateConfig) -> dict:
 
 
 def print_report(res: dict) -> None:
-    from rich.console import Console
     from rich.table import Table as RichTable
 
     cfg = res["config"]
@@ -87,7 +83,7 @@ def print_report(res: dict) -> None:
     tab.add_column("value", justify="right")
     for label, text in spec.batch.report_rows(res):
         tab.add_row(label, text)
-    Console().print(tab)
+    report_console().print(tab)
 
 
 def run(cfg: SimulateConfig) -> dict:

@@ -61,6 +61,7 @@ from train.eval.styles import STYLES
 from truque_env.engine import header as H
 from truque_env.io import check_writable, write_json_atomic
 from truque_env.policy import check_team_size
+from truque_env.progress import report_console
 from truque_env.settings import MatchSettings
 from truque_env.traditions import get as get_tradition
 from truque_env.vector import VectorEnv
@@ -266,14 +267,12 @@ class DuplicateMatch:
             while not self.finished:
                 self.step()
             return self.stats
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        from truque_env.progress import Progress
 
-        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), transient=True) as bar:
-            task = bar.add_task(f"duplicate pairs of {self.unit}s", total=self.n_pairs)
+        with Progress(f"duplicate pairs of {self.unit}s", total=self.n_pairs, transient=True) as bar:
             while not self.finished:
                 self.step()
-                bar.update(task, completed=self.pairs_done)
+                bar.update(self.pairs_done)
         return self.stats
 
 
@@ -429,10 +428,9 @@ def _fmt_rate(r: dict) -> str:
 
 
 def print_report(report: Report, console=None) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = console or Console()
+    console = console or report_console()
     d = report.to_dict() if isinstance(report, Report) else report
     names = d["names"]
     cfg = d["config"]

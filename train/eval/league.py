@@ -23,6 +23,7 @@ from train.config import match_settings
 from train.eval.duplicate import _jsonable, match_settings_of, play_match
 from truque_env.io import atomic_output, check_writable, write_json_atomic
 from truque_env.policy import check_team_size
+from truque_env.progress import report_console
 from truque_env.settings import MatchSettings
 
 
@@ -184,10 +185,9 @@ def plot_heatmap(result: LeagueResult, path) -> None:
 
 
 def print_league(result: LeagueResult, console=None) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = console or Console()
+    console = console or report_console()
     t = Table(title=f"league: share of {result.unit}s won by the row against the column")
     t.add_column("policy")
     t.add_column("Elo (BT)")

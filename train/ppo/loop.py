@@ -558,7 +558,8 @@ def eval_summary(report) -> dict:
 
 
 class _progress:
-    """A rich progress bar with the steps per second and the last losses."""
+    """The run's progress (``truque_env.progress``): a bar with the updates done and the time left
+    on a terminal, a plain line every 30 s otherwise; the note is the steps per second."""
 
     def __new__(cls, cfg, total, done):
         if not cfg.progress:
@@ -566,25 +567,15 @@ class _progress:
         return super().__new__(cls)
 
     def __init__(self, cfg, total, done):
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
+        from truque_env.progress import Progress
 
-        self.bar = Progress(TextColumn("ppo"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                            TextColumn("{task.fields[info]}"))
-        self.bar.start()
-        self.task = self.bar.add_task("updates", total=total, completed=done, info="")
+        self.bar = Progress("ppo", total, done, unit="updates")
 
     def update(self, done, sps, stats):
-        info = f"SPS {sps:,.0f} " + " ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in stats.items())
-        self.bar.update(self.task, completed=done, info=info)
+        self.bar.update(done, note=f"SPS {sps:,.0f}")
 
     def close(self):
-        self.bar.stop()
+        self.bar.close()
 
 
 def main(argv=None, prog: str = "python -m train.ppo.loop"):
