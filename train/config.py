@@ -52,7 +52,7 @@ def from_toml(cls, path: Path, section: str, **overrides):
             data[key] = Path(value)
         elif isinstance(value, list) and fields[key].startswith("tuple"):
             data[key] = tuple(value)
-    cfg = cls(**data)
+    cfg = check_types(cls, data, f"{path}: ")
     cfg.validate()
     return cfg
 
@@ -69,6 +69,7 @@ def cli(cls, argv, prog: str, section: str):
         default = from_toml(cls, Path(args[i + 1]), section)
         del args[i : i + 2]
     cfg = tyro.cli(cls, default=default, args=args, prog=prog)
+    cfg = check_config(cfg)
     cfg.validate()
     return cfg
 
@@ -84,17 +85,50 @@ def match_settings(cfg) -> MatchSettings:
     return MatchSettings(**given)
 
 
+def check_types(cls, data: dict, where: str = ""):
+    """``cls(**data)``, every field checked against its type and its bounds (pydantic, strict: a
+    string is not a number or a boolean, ``"no"`` is not False, ``1.5`` is not an int); a
+    ValueError naming the key otherwise. Bounds are ``Annotated[..., Field(ge=...)]`` in ``cls``."""
+    import json
+
+    from pydantic import TypeAdapter, ValidationError
+
+    plain = {k: (str(v) if isinstance(v, Path) else list(v) if isinstance(v, tuple) else v) for k, v in data.items()}
+    try:
+        return TypeAdapter(cls).validate_json(json.dumps(plain), strict=True)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = ".".join(str(p) for p in err["loc"]) or "?"
+        got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], dict) else ""
+        raise ValueError(f"{where}{key}: {err['msg'][:1].lower()}{err['msg'][1:]}{got}") from None
+    except TypeError as exc:  # a value JSON cannot hold
+        raise ValueError(f"{where}{exc}") from None
+
+
+def check_config(cfg):
+    """``cfg`` again, checked as ``check_types`` checks a TOML file (the command line's values too)."""
+    return check_types(type(cfg), to_dict_shallow(cfg))
+
+
+def to_dict_shallow(cfg) -> dict:
+    return {f.name: getattr(cfg, f.name) for f in dataclasses.fields(cfg)}
+
+
 def to_dict(cfg) -> dict:
     return {k: (str(v) if isinstance(v, Path) else v) for k, v in dataclasses.asdict(cfg).items()}
 
 
-def check_same_settings(path, theirs: dict, cfg, keys, what: str = "run") -> None:
+def check_same_settings(path, theirs: dict, cfg, keys, what: str = "run", hint: str = "") -> None:
     """A ValueError unless the checkpoint's settings ``theirs`` equal ``cfg``'s for every key."""
     for key in keys:
         mine = getattr(cfg, key)
         mine = str(mine) if isinstance(mine, Path) else mine  # paths are stored as strings
-        if theirs.get(key) != mine:
-            raise ValueError(f"{path}: checkpoint from another {what}: {key} = {theirs.get(key)!r}, this run has {mine!r}")
+        stored = theirs.get(key)
+        if isinstance(stored, list) and isinstance(mine, tuple):
+            stored = tuple(stored)
+        if stored != mine:
+            more = f" ({hint})" if hint else ""
+            raise ValueError(f"{path}: checkpoint from another {what}: {key} = {stored!r}, this run has {mine!r}{more}")
 
 
 def prepare_run_dir(run_dir: Path, resume: bool, overwrite: bool, run_files: tuple[str, ...],

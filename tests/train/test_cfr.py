@@ -366,8 +366,8 @@ def test_toml_configs_load_and_reject_unknown_keys(tmp_path):
     bad.write_text('[cfr]\ngame = "kuhn_poker"\nlearning_rate = 0.1\n')
     with pytest.raises(ValueError, match=r"unknown settings \['learning_rate'\]"):
         CFRConfig.from_toml(bad)
-    bad.write_text('[cfr]\nsolver = "cfr++"\n')
-    with pytest.raises(ValueError, match="unknown solver"):
+    bad.write_text('[cfr]\nsolver = "cfr++"\n')  # the file, the key and the known values are named
+    with pytest.raises(ValueError, match=r"bad.toml: solver: input should be 'cfr', 'cfr_plus', .*\(got 'cfr\+\+'\)"):
         CFRConfig.from_toml(bad)
 
 

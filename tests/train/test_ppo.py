@@ -508,3 +508,31 @@ def test_a_resume_cuts_the_log_back_to_its_checkpoint(tmp_path):
     updates = [r["update"] for r in rows]
     assert updates == sorted(updates) and len(updates) == len(set(updates))  # each update once, in order
     assert sorted(set(updates)) == [1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize(("toml", "message"), [
+    ('tensorboard = "no"', r"tensorboard: input should be a valid boolean \(got 'no'\)"),
+    ('anneal_lr = "false"', r"anneal_lr: input should be a valid boolean"),
+    ("gamma = 1.5", r"gamma: input should be less than or equal to 1 \(got 1.5\)"),
+    ("clip_coef = -0.2", r"clip_coef: input should be greater than 0"),
+    ("ent_coef = -1.0", r"ent_coef: input should be greater than or equal to 0"),
+    ('num_envs = "32"', r"num_envs: input should be a valid integer \(got '32'\)"),
+    ('episode = "jeugo"', r"episode: input should be 'mano', 'juego' or 'partida'"),
+])
+def test_every_setting_is_checked_with_its_key_named(tmp_path, toml, message):
+    """Issue 15, 5: types and bounds of every field (pydantic, strict), the file and the key named."""
+    path = tmp_path / "c.toml"
+    path.write_text(f"[ppo]\n{toml}\n")
+    with pytest.raises(ValueError, match=rf"c.toml: {message}"):
+        PPOConfig.from_toml(path)
+    with pytest.raises(ValueError, match="gamma: input should be less than or equal to 1"):
+        PPOConfig(gamma=1.5).validate()  # a config made in code is checked the same way
+
+
+def test_a_resume_refuses_changed_settings_but_the_safe_ones(tmp_path):
+    cfg = _tiny(tmp_path, team_size=1, total_decisions=16 * 8 * 2)
+    train(cfg)
+    with pytest.raises(ValueError, match="learning_rate = 0.0003, this run has 0.5 .a resumed run keeps its settings"):
+        train(_tiny(tmp_path, team_size=1, total_decisions=16 * 8 * 2, resume=True, learning_rate=0.5))
+    # what is documented as safe may change
+    train(_tiny(tmp_path, team_size=1, total_decisions=16 * 8 * 2, resume=True, log_every=7, tensorboard=False))

@@ -126,6 +126,7 @@ class MCCFRConfig:
             raise ValueError(f"max_seconds must be >= 0, got {self.max_seconds}")
         if self.resume and self.run_dir is None:
             raise ValueError("resume needs a run_dir")
+        config.check_config(self)  # and every field's type (pydantic), the key named
 
     @classmethod
     def from_toml(cls, path: Path, **overrides) -> MCCFRConfig:

@@ -547,6 +547,7 @@ class CFRConfig:
                 raise ValueError(f"{name} must be a number, got nan")
         if self.resume and self.run_dir is None:
             raise ValueError("resume needs a run_dir")
+        config.check_config(self)  # and every field's type (pydantic), the key named
 
     @classmethod
     def from_toml(cls, path: Path, **overrides) -> CFRConfig:

@@ -33,14 +33,17 @@ The network is in ``agents/ppo_network.py``, the rollout (``rollout``, ``Sampler
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Literal
 
 import numpy as np
 import torch
 from numba import njit, prange
+from pydantic import Field
 from torch import nn
 
 from agents.ppo_checkpoint import CHECKPOINT_VERSION, FORMAT, read_checkpoint
@@ -60,25 +63,25 @@ class PPOConfig:
 
     tradition: str = "moteno"
     """the game (truque_env.traditions())"""
-    team_size: int = 3
+    team_size: Annotated[int, Field(ge=1)] = 3
     """players per team"""
-    target: int = 30
+    target: Annotated[int, Field(ge=2)] = 30
     """points to win a juego (Moteño: 30 chinas, ruling 1)"""
-    episode: str = "juego"
+    episode: Literal["mano", "juego", "partida"] = "juego"
     """what an episode is: mano, juego or partida (rewards and resets at its end)"""
-    senas_per_mano: int = 1
+    senas_per_mano: Annotated[int, Field(ge=0)] = 1
     """señas each player may make per mano"""
-    p_intercept: float = 0.1
+    p_intercept: Annotated[float, Field(ge=0, le=1)] = 0.1
     """the chance that a rival sees each seña (ruling 3)"""
     # rollouts
 
-    num_envs: int = 512
+    num_envs: Annotated[int, Field(ge=1)] = 512
     """tables played at once"""
-    num_steps: int = 32
+    num_steps: Annotated[int, Field(ge=1)] = 32
     """decisions per table in one rollout"""
-    total_decisions: int = 50_000_000
+    total_decisions: Annotated[int, Field(ge=1)] = 50_000_000
     """stop after this many decisions (all seats, all tables)"""
-    num_workers: int = 1
+    num_workers: Annotated[int, Field(ge=1)] = 1
     """Ray actors that collect the rollouts, each on num_envs / num_workers tables (1: this process);
     more than 1 needs Ray: pip install truque_env[ray]"""
     ray_address: str | None = None
@@ -86,85 +89,85 @@ class PPOConfig:
     given, rollouts go to Ray workers even with num_workers = 1"""
     # optimisation
 
-    learning_rate: float = 3e-4
+    learning_rate: Annotated[float, Field(ge=0)] = 3e-4
     """Adam's step size"""
     anneal_lr: bool = True
     """decay the learning rate linearly to 0 over total_decisions"""
-    gamma: float = 0.999
+    gamma: Annotated[float, Field(ge=0, le=1)] = 0.999
     """discount per decision"""
-    gae_lambda: float = 0.95
+    gae_lambda: Annotated[float, Field(ge=0, le=1)] = 0.95
     """GAE's lambda"""
-    num_minibatches: int = 4
+    num_minibatches: Annotated[int, Field(ge=1)] = 4
     """minibatches per epoch of an update"""
-    update_epochs: int = 3
+    update_epochs: Annotated[int, Field(ge=1)] = 3
     """passes over each rollout"""
-    clip_coef: float = 0.2
+    clip_coef: Annotated[float, Field(gt=0)] = 0.2
     """PPO's clipping of the probability ratio"""
-    ent_coef: float = 0.01
+    ent_coef: Annotated[float, Field(ge=0)] = 0.01
     """weight of the entropy bonus"""
-    vf_coef: float = 0.5
+    vf_coef: Annotated[float, Field(ge=0)] = 0.5
     """weight of the value loss"""
-    max_grad_norm: float = 0.5
+    max_grad_norm: Annotated[float, Field(gt=0)] = 0.5
     """gradients are clipped to this norm"""
     norm_values: bool = True
     """normalise value targets with running statistics"""
-    hidden: int = 256
+    hidden: Annotated[int, Field(ge=1)] = 256
     """width of the hidden layers"""
     centralized_critic: bool = True
     """the critic also sees every hand (training only; the actor plays on what its seat knows)"""
     hand_features: bool = False
     """give the network the hand summary of agents.features (valor de pares and flor, poder de truque)"""
-    value_warmup_updates: int = 0
+    value_warmup_updates: Annotated[int, Field(ge=0)] = 0
     """updates at the start that train the critic only (for a cloned actor)"""
     # warm start by behaviour cloning (train/ppo/bc.py)
 
     bc_dataset: Path | None = None
     """a bot's decisions (python -m train.ppo.bc ...) cloned into the actor before a fresh run"""
-    bc_epochs: int = 2
+    bc_epochs: Annotated[int, Field(ge=1)] = 2
     """epochs of behaviour cloning on bc_dataset"""
-    bc_learning_rate: float = 1e-3
+    bc_learning_rate: Annotated[float, Field(gt=0)] = 1e-3
     """learning rate of the behaviour cloning"""
     init_from: Path | None = None
     """start a fresh run from the weights of a checkpoint (a run's or an exported policy's)"""
     # self-play pool
 
-    pool_size: int = 8
+    pool_size: Annotated[int, Field(ge=1)] = 8
     """past snapshots kept as opponents"""
-    snapshot_every: int = 20
+    snapshot_every: Annotated[int, Field(ge=1)] = 20
     """updates between snapshots added to the pool"""
-    p_latest: float = 0.5
+    p_latest: Annotated[float, Field(ge=0, le=1)] = 0.5
     """probability that a table's other team is the learner itself (the rest: snapshots and bots)"""
     bot_opponents: tuple[str, ...] = ()
     """fixed bots (agents.registry names or checkpoint paths) that hold the other team at some tables"""
-    p_bot: float = 0.0
+    p_bot: Annotated[float, Field(ge=0, le=1)] = 0.0
     """probability that a table's other team is one of bot_opponents (not the learner, not a snapshot)"""
     # the run
 
-    seed: int = 1
+    seed: Annotated[int, Field(ge=0)] = 1
     """seeds the tables, the network's initial weights and every draw of the run"""
-    torch_threads: int = 2
+    torch_threads: Annotated[int, Field(ge=1)] = 2
     """threads torch may use"""
     run_dir: Path = Path("runs/ppo")
     """the run's folder: checkpoint.pt, metrics.jsonl, tb/, evals/"""
-    checkpoint_every: int = 50
+    checkpoint_every: Annotated[int, Field(ge=1)] = 50
     """updates between checkpoints"""
     resume: bool = False
     """continue the run in run_dir from its checkpoint (the log is cut back to where the checkpoint stands)"""
     overwrite: bool = False
     """start a fresh run in a run_dir that holds one, deleting it (without this, such a run_dir is refused)"""
-    time_limit_minutes: float = 0.0
+    time_limit_minutes: Annotated[float, Field(ge=0)] = 0.0
     """stop (with a checkpoint) after the update at which the run's wall time, summed over its resumes
     and counting the warm start and evaluations, reaches this (0: no limit); the learning rate still
     anneals over total_decisions, so the trajectory up to the stop is the seed's"""
-    log_every: int = 5
+    log_every: Annotated[int, Field(ge=1)] = 5
     """updates between printed lines"""
     progress: bool = True
     """show a progress bar"""
     tensorboard: bool = True
     """write TensorBoard logs to run_dir/tb (metrics.jsonl is always written)"""
-    eval_every: int = 0
+    eval_every: Annotated[int, Field(ge=0)] = 0
     """updates between evaluations against eval_opponents (0: never)"""
-    eval_juegos: int = 200
+    eval_juegos: Annotated[int, Field(ge=1)] = 200
     """juegos of each evaluation (duplicate pairs)"""
     eval_opponents: tuple[str, ...] = ("heuristic", "random")
 
@@ -200,6 +203,7 @@ class PPOConfig:
                 raise ValueError(f"{name} {str(path)!r} does not exist")
         if self.bc_dataset is not None and self.init_from is not None:
             raise ValueError("give bc_dataset or init_from, not both")
+        config.check_config(self)  # and every field's type and bounds (pydantic), the key named
 
     @property
     def distributed(self) -> bool:
@@ -282,9 +286,13 @@ def load_checkpoint(path: Path, cfg: PPOConfig | None = None) -> dict:
     ckpt = read_checkpoint(path)
     if cfg is not None:
         check_made_for(ckpt.get("settings") or ckpt["config"], cfg.tradition, f"{path}")
-        config.check_same_settings(path, {"tradition": "moteno", **ckpt["config"]}, cfg, ("tradition", "team_size", "target", "episode", "senas_per_mano",
-                                   "p_intercept", "num_envs", "num_steps", "hidden", "centralized_critic", "hand_features", "seed"),
-                                   what="config")
+        # num_workers: the workers' own check names it (a run resumes with the workers that wrote it)
+        keys = [f.name for f in dataclasses.fields(PPOConfig)
+                if f.name not in SAFE_TO_CHANGE_ON_RESUME and f.name != "num_workers"]
+        stored = {**config.to_dict(PPOConfig()), **ckpt["config"]}  # a setting added since: its default
+        config.check_same_settings(path, stored, cfg, keys, what="config",
+                                   hint=f"a resumed run keeps its settings; these may change: "
+                                        f"{', '.join(SAFE_TO_CHANGE_ON_RESUME)}")
     return ckpt
 
 
@@ -314,6 +322,11 @@ class RunState:
 
 
 RUN_FILES = ("checkpoint.pt", "metrics.jsonl", "tb", "evals")  # what a run writes in its run_dir
+# what a resumed run may change: how it is watched, evaluated, checkpointed and stopped; any other
+# setting would change the run's trajectory, so a resume with another value is refused
+SAFE_TO_CHANGE_ON_RESUME = ("resume", "overwrite", "run_dir", "progress", "tensorboard", "log_every", "eval_every",
+                            "eval_juegos", "eval_opponents", "checkpoint_every", "time_limit_minutes", "torch_threads",
+                            "total_decisions", "ray_address")  # a run may be extended (the learning rate anneals over the new total)
 
 
 def train(cfg: PPOConfig, in_process_workers: bool = False) -> RunState:
