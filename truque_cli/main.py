@@ -116,7 +116,9 @@ def command_type(args: list[str]):
 
 
 def run(cfg) -> None:
-    """Do what the parsed command says."""
+    """Do what the parsed command says (every setting's type and bounds checked first, pydantic)."""
+    if not dataclasses.is_dataclass(cfg) or type(cfg).__name__ != "Train":
+        cfg = train_config.check_config(cfg)
     if isinstance(cfg, SimulateConfig):
         from truque_env.simulate import run as run_simulate
 

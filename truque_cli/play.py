@@ -22,8 +22,10 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated
 
 import numpy as np
+from pydantic import Field
 from rich.columns import Columns
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -72,7 +74,7 @@ class PlayConfig:
     is played in its own words (its render) and its actions' names"""
     team_size: int = 1
     """players per team (1..4): 1 is mano a mano, 2 is dos contra dos, ..."""
-    seat: int = 0
+    seat: Annotated[int, Field(ge=0)] = 0
     """your seat (0..2*team_size-1); partners sit at the seats of the same parity"""
     partner: str = "random"
     """bot for your partners' seats (a name of agents.registry, e.g. random, heuristic)"""
@@ -80,17 +82,17 @@ class PlayConfig:
     """bot for the rivals' seats"""
     bots: tuple[str, ...] = ()
     """per-seat bots as SEAT=NAME, overriding --partner/--rivals (e.g. 1=heuristic 3=random)"""
-    target: int = 30
+    target: Annotated[int, Field(ge=2)] = 30
     """chinas to win a juego (ruling 1)"""
-    juegos: int = 3
+    juegos: Annotated[int, Field(ge=1)] = 3
     """the partida is best of this many juegos (odd)"""
-    senas_per_mano: int = 1
+    senas_per_mano: Annotated[int, Field(ge=0)] = 1
     """señas each player may make per mano"""
-    p_intercept: float = 0.1
+    p_intercept: Annotated[float, Field(ge=0, le=1)] = 0.1
     """probability that each rival sees a seña (ruling 3)"""
-    seed: int = 0
+    seed: Annotated[int, Field(ge=0)] = 0
     """seeds the deals, the señas intercepted and the bots"""
-    manos: int = 0
+    manos: Annotated[int, Field(ge=0)] = 0
     """stop after this many manos (0: play until the partida is over)"""
     save_log: Path | None = None
     """write the whole account of each mano to a text file in this folder"""

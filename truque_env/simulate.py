@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Annotated
 
 import numpy as np
+from pydantic import Field
 
 from truque_env.progress import report_console
 from truque_env.settings import MatchSettings
@@ -18,7 +20,7 @@ class SimulateConfig:
     """Play N uniformly random legal manos and report the tradition's statistics (Moteño: pares,
     flor and chinas)."""
 
-    manos: int = 100_000
+    manos: Annotated[int, Field(ge=1)] = 100_000
     """how many manos to play in all"""
     tradition: str = "moteno"
     """the game (truque_env.traditions())"""
@@ -26,13 +28,13 @@ class SimulateConfig:
     """players per team (the tradition's team sizes; Moteño 1..4)"""
     target: int | None = None
     """points to win a juego (default: the tradition's; Moteño 30 chinas, ruling 1)"""
-    senas_per_mano: int = 1
+    senas_per_mano: Annotated[int, Field(ge=0)] = 1
     """señas each player may make per mano"""
-    p_intercept: float = 0.1
+    p_intercept: Annotated[float, Field(ge=0, le=1)] = 0.1
     """probability that each rival sees each seña (ruling 3)"""
-    tables: int = 1024
+    tables: Annotated[int, Field(ge=1)] = 1024
     """tables stepped in parallel"""
-    seed: int = 0
+    seed: Annotated[int, Field(ge=0)] = 0
     json_out: Path | None = None
     """also write the statistics as JSON here"""
     progress: bool = True

@@ -42,7 +42,10 @@ def test_train_ppo_help_shows_the_config_file_and_the_settings(capsys):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["simulate", "--manos", "0"], "manos and tables must be positive"),
+    (["simulate", "--manos", "0"], "manos: input should be greater than or equal to 1 (got 0)"),
+    (["evaluate", "--juegos", "0"], "juegos: input should be greater than or equal to 1"),
+    (["league", "--policies", "random,random", "--p-intercept", "2"], "p_intercept: input should be less than"),
+    (["play", "--seat", "-1"], "seat: input should be greater than or equal to 0"),
     (["simulate", "--tradition", "nope"], "unknown tradition 'nope'; known: moteno"),
     (["evaluate", "--a", "heuristic", "--b", "random", "--team-size", "5"], "team_size must be 1..4"),
     (["evaluate", "--a", "nobot", "--b", "random"], "unknown policy 'nobot'"),
@@ -69,8 +72,8 @@ def test_a_bad_toml_is_one_error_line(capsys, tmp_path):
 
 
 def test_debug_shows_the_traceback(monkeypatch):
-    with pytest.raises(ValueError, match="manos and tables must be positive"):
+    with pytest.raises(ValueError, match="manos: input should be greater than or equal to 1"):
         main(["simulate", "--manos", "0", "--debug"])
     monkeypatch.setenv("TRUQUE_DEBUG", "1")
-    with pytest.raises(ValueError, match="manos and tables must be positive"):
+    with pytest.raises(ValueError, match="manos: input should be greater than or equal to 1"):
         main(["simulate", "--manos", "0"])

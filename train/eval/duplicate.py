@@ -50,9 +50,10 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import numpy as np
+from pydantic import Field
 
 from agents.base import act_batch
 from train.config import match_settings
@@ -479,23 +480,23 @@ class EvaluateConfig:
     """players per team (1..4)"""
     unit: Literal["juego", "partida"] = "juego"
     """the episode: juegos or partidas"""
-    juegos: int = 2000
+    juegos: Annotated[int, Field(ge=1)] = 2000
     """juegos to play when the unit is juego (rounded up to an even number: duplicate pairs)"""
-    partidas: int = 200
+    partidas: Annotated[int, Field(ge=1)] = 200
     """partidas to play when the unit is partida (rounded up to an even number)"""
     target: int | None = None
     """points to win a juego (default: the tradition's; Moteño 30 chinas)"""
-    juegos_per_partida: int = 3
+    juegos_per_partida: Annotated[int, Field(ge=1)] = 3
     """a partida is won by the first to win (juegos_per_partida + 1) // 2 juegos"""
-    senas_per_mano: int = 1
-    p_intercept: float = 0.1
-    num_envs: int = 256
+    senas_per_mano: Annotated[int, Field(ge=0)] = 1
+    p_intercept: Annotated[float, Field(ge=0, le=1)] = 0.1
+    num_envs: Annotated[int, Field(ge=2)] = 256
     """tables played at once (an even number: twins)"""
-    seed: int = 0
+    seed: Annotated[int, Field(ge=0)] = 0
     """seeds the deals, the first dealers and the policies"""
-    weak_pares: int = 20
+    weak_pares: Annotated[int, Field(ge=0)] = 20
     """a pares bet by a hand worth less than this is a bluff"""
-    bootstrap: int = 2000
+    bootstrap: Annotated[int, Field(ge=0)] = 2000
     """bootstrap resamples for the paired CI"""
     out: Path = Path("runs/evaluate/report.json")
     """the report as JSON (written atomically)"""

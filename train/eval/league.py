@@ -15,9 +15,10 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import numpy as np
+from pydantic import Field
 
 from train.config import match_settings
 from train.eval.duplicate import _jsonable, match_settings_of, play_match
@@ -209,18 +210,18 @@ class LeagueConfig:
     """the game (truque_env.traditions())"""
     team_size: int = 3
     unit: Literal["juego", "partida"] = "juego"
-    juegos: int = 1000
+    juegos: Annotated[int, Field(ge=1)] = 1000
     """juegos per match when the unit is juego"""
-    partidas: int = 100
+    partidas: Annotated[int, Field(ge=1)] = 100
     """partidas per match when the unit is partida"""
     target: int | None = None
     """points to win a juego (default: the tradition's)"""
-    juegos_per_partida: int = 3
-    senas_per_mano: int = 1
-    p_intercept: float = 0.1
-    num_envs: int = 256
-    seed: int = 0
-    bootstrap: int = 1000
+    juegos_per_partida: Annotated[int, Field(ge=1)] = 3
+    senas_per_mano: Annotated[int, Field(ge=0)] = 1
+    p_intercept: Annotated[float, Field(ge=0, le=1)] = 0.1
+    num_envs: Annotated[int, Field(ge=2)] = 256
+    seed: Annotated[int, Field(ge=0)] = 0
+    bootstrap: Annotated[int, Field(ge=0)] = 1000
     out_dir: Path = Path("runs/league")
     """league.json and league.png are written here"""
     progress: bool = True
