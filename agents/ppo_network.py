@@ -31,6 +31,7 @@ class Agent(nn.Module):
         init_gen = torch.Generator().manual_seed(seed)  # no global RNG, even for the initial weights
         spec = get_tradition(tradition)
         self.tradition = tradition  # the sizes of its observation and actions, its features
+        self.obs_size = int(spec.observation.OBS_SIZE)
         self.centralized_critic = centralized_critic
         self.hand_features = bool(hand_features)  # the hand summary of agents.features in the input
         n_in = F.num_features(self.hand_features, tradition)

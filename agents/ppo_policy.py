@@ -8,7 +8,6 @@ import numpy as np
 import torch
 
 from truque_env.settings import check_made_for
-from truque_env.traditions import get as get_tradition
 
 
 class PPOPolicy:
@@ -49,7 +48,7 @@ class PPOPolicy:
         obs = np.asarray(observations)
         if obs.dtype != np.int8:
             raise ValueError(f"observations must be int8 (the env's), got {obs.dtype}")
-        obs = obs.reshape(-1, get_tradition(self.agent.tradition).observation.OBS_SIZE)
+        obs = obs.reshape(-1, self.agent.obs_size)
         return obs, torch.as_tensor(np.asarray(action_masks).reshape(obs.shape[0], -1))
 
     @torch.no_grad()

@@ -61,17 +61,29 @@ def cli(cls, argv, prog: str, section: str):
     import tyro
 
     args = list(argv)
-    default = cls()
-    if "--config" in args:
-        i = args.index("--config")
-        if i + 1 >= len(args):
-            raise SystemExit("--config needs a file")
-        default = from_toml(cls, Path(args[i + 1]), section)
-        del args[i : i + 2]
+    try:
+        path = take_config(args)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
+    default = cls() if path is None else from_toml(cls, path, section)
     cfg = tyro.cli(cls, default=default, args=args, prog=prog)
-    cfg = check_config(cfg)
-    cfg.validate()
+    cfg.validate()  # the trainers' validate() checks every field's type too (check_config)
     return cfg
+
+
+def take_config(args: list[str]) -> Path | None:
+    """Remove ``--config FILE`` (or ``--config=FILE``) from ``args``; the file, or None."""
+    for i, a in enumerate(args):
+        if a == "--config":
+            if i + 1 >= len(args):
+                raise ValueError("--config needs a file: --config FILE.toml")
+            path = args[i + 1]
+            del args[i : i + 2]
+            return Path(path)
+        if a.startswith("--config="):
+            del args[i]
+            return Path(a.split("=", 1)[1])
+    return None
 
 
 def match_settings(cfg) -> MatchSettings:

@@ -69,21 +69,6 @@ class UserError(ValueError):
     """A mistake in what the user asked for, said in one line."""
 
 
-def _take_config(args: list[str]) -> Path | None:
-    """Remove ``--config FILE`` (or ``--config=FILE``) from ``args``; the file."""
-    for i, a in enumerate(args):
-        if a == "--config":
-            if i + 1 >= len(args):
-                raise UserError("--config needs a file: --config FILE.toml")
-            path = args[i + 1]
-            del args[i : i + 2]
-            return Path(path)
-        if a.startswith("--config="):
-            del args[i]
-            return Path(a.split("=", 1)[1])
-    return None
-
-
 def _trainer_default(cls, section: str, path: Path | None):
     if path is None:
         return cls()
@@ -94,7 +79,7 @@ def _trainer_default(cls, section: str, path: Path | None):
 
 def command_type(args: list[str]):
     """The CLI as one type (a union of subcommands); ``args`` loses a trainer's ``--config``."""
-    config_path = _take_config(args)
+    config_path = train_config.take_config(args)
     chosen = args[1] if len(args) > 1 and args[0] == "train" else None
     if config_path is not None and chosen not in TRAINERS:
         raise UserError("--config is for truque train ppo|cfr|mccfr")
@@ -143,18 +128,15 @@ def _train(cmd) -> None:
     if isinstance(cmd, PPOConfig):
         from train.ppo.loop import train
 
-        cmd.validate()
-        train(cmd)
+        train(cmd)  # which validates it
     elif isinstance(cmd, CFRConfig):
         from train.cfr.solvers import train
 
-        cmd.validate()
-        train(cmd)
+        train(cmd)  # which validates it
     elif isinstance(cmd, MCCFRConfig):
         from train.cfr.mccfr import train
 
-        cmd.validate()
-        train(cmd)
+        train(cmd)  # which validates it
     elif isinstance(cmd, MCCFRExportConfig):
         from train.cfr.mccfr import export_policy
 

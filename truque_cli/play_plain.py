@@ -13,27 +13,22 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.text import Text
 
+from truque_cli.play import normalize
 from truque_env.engine import header as H
 from truque_env.pettingzoo_env import raw_env
 
 GOODBYE = "¡Hasta la próxima!"
 
 
-def _normalized(text: str) -> str:
-    from truque_cli.play import normalize
-
-    return normalize(text)
-
-
 def choose(text: str, legal: list[int], names) -> int | str:
     """The action a line names (its number in the list, 1-based, or its name in any case, with or
     without accents), or ``"quit"``; a ValueError in Spanish otherwise."""
-    key = _normalized(text)
+    key = normalize(text)
     if key in ("salir", "quit", "exit"):
         return "quit"
     if key.isdigit() and 1 <= int(key) <= len(legal):
         return legal[int(key) - 1]
-    by_name = {_normalized(names[a]): a for a in legal}
+    by_name = {normalize(names[a]): a for a in legal}
     if key in by_name:
         return by_name[key]
     raise ValueError(f"No entiendo «{text.strip()}»: escribe el número de una acción (1–{len(legal)}) o su nombre.")

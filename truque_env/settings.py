@@ -23,14 +23,8 @@ import warnings
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-import numpy as np
-
-from truque_env.traditions import TraditionSpec, traditions
+from truque_env.traditions import TraditionSpec, is_int, traditions
 from truque_env.traditions import get as get_tradition
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
 @dataclass(frozen=True)
@@ -58,7 +52,7 @@ class MatchSettings:
         object.__setattr__(self, "options", {**spec.options, **self.options})
         if self.target is None:
             object.__setattr__(self, "target", spec.default_target)
-        if not _is_int(self.juegos) or self.juegos < 1 or self.juegos % 2 == 0:
+        if not is_int(self.juegos) or self.juegos < 1 or self.juegos % 2 == 0:
             raise ValueError(f"juegos must be an odd number >= 1 (a partida is best of juegos), got {self.juegos!r}")
         try:
             p = float(self.p_intercept)

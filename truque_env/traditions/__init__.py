@@ -39,6 +39,8 @@ from functools import cache
 from types import ModuleType
 from typing import Any, Protocol
 
+import numpy as np
+
 from truque_env.cards import card_name
 
 
@@ -105,6 +107,12 @@ def _registry() -> dict[str, TraditionSpec]:
             raise RuntimeError(f"truque_env/traditions/{info.name}/ must define SPEC, a TraditionSpec named {info.name!r}")
         found[spec.name] = spec
     return found
+
+
+def is_int(x) -> bool:
+    """An integer (Python's or numpy's), not a bool: for the checks of settings (truque_env.settings
+    and each tradition's config)."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
 def traditions() -> tuple[str, ...]:
