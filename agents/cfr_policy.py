@@ -26,6 +26,7 @@ import numpy as np
 
 from agents import cfr_abstraction as CA
 from agents.cfr_files import load_policy_file
+from truque_env.policy import key_uniforms
 from truque_env.settings import check_made_for
 from truque_env.traditions.moteno import observation as O
 
@@ -100,17 +101,20 @@ class CFRPolicy:
         out[r, amaps[r, k]] = probs[r, k]
         return out
 
-    def act_batch(self, observations, action_masks) -> np.ndarray:
-        keys, legal, amaps = self._prepare(observations, action_masks)
-        probs = self._probs(keys, legal)
-        u = self.rng.random(keys.size)[:, None]
+    def act_batch(self, observations, action_masks, keys=None) -> np.ndarray:
+        """Sampled actions; with ``keys`` (decision keys, truque_env.policy) each row's draw comes
+        from its key instead of the bot's generator."""
+        infosets, legal, amaps = self._prepare(observations, action_masks)
+        probs = self._probs(infosets, legal)
+        n = infosets.size
+        u = (self.rng.random(n) if keys is None else key_uniforms(keys))[:, None]
         k = (np.cumsum(probs, axis=1) <= u).sum(axis=1)
         k = np.minimum(k, CA.NUM_ABSTRACT - 1)
         # rounding can step past the last legal action: take the last legal one then
-        bad = ~legal[np.arange(keys.size), k]
+        bad = ~legal[np.arange(n), k]
         if bad.any():
             k[bad] = CA.NUM_ABSTRACT - 1 - np.argmax(legal[bad][:, ::-1], axis=1)
-        return amaps[np.arange(keys.size), k].astype(np.int64)
+        return amaps[np.arange(n), k].astype(np.int64)
 
     def act(self, observation, action_mask) -> int:
         return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])

@@ -83,24 +83,28 @@ class Agent(nn.Module):
     def value(self, obs, hidden):
         return self.value_csr(self.csr(obs), int8_csr(_np(hidden)) if self.centralized_critic else None)
 
-    def act(self, obs, mask, generator=None):
-        return sample(self.logits(obs, mask), generator)
+    def act(self, obs, mask, generator=None, u=None):
+        return sample(self.logits(obs, mask), generator, u)
 
 
 def _np(x) -> np.ndarray:
     return x.numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
 
 
-def sample(logits, generator=None):
+def sample(logits, generator=None, u=None):
     """An action from masked logits, and its log-probability.
 
     Inverse CDF (faster than ``torch.multinomial`` here): the first action whose cumulative
-    probability exceeds ``u * total``, ``u`` in [0, 1); an illegal action adds no mass, so it
-    is never the first to exceed it.
+    probability exceeds ``u * total``, ``u`` in [0, 1) (given per row, or drawn from
+    ``generator``); an illegal action adds no mass, so it is never the first to exceed it.
     """
     logp_all = torch.log_softmax(logits, dim=-1)
     cdf = logp_all.exp().cumsum(dim=-1)
-    u = torch.rand((logits.shape[0], 1), generator=generator) * cdf[:, -1:]
+    if u is None:
+        u = torch.rand((logits.shape[0], 1), generator=generator)
+    else:
+        u = torch.as_tensor(u, dtype=cdf.dtype).reshape(-1, 1)
+    u = u * cdf[:, -1:]
     action = torch.searchsorted(cdf, u, right=True).squeeze(-1)
     return action, logp_all.gather(-1, action[:, None]).squeeze(-1)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from truque_env.policy import key_uniforms
 from truque_env.settings import check_made_for
 
 
@@ -57,13 +58,16 @@ class PPOPolicy:
         return torch.softmax(self.agent.logits(obs, mask), dim=-1).numpy()
 
     @torch.no_grad()
-    def act_batch(self, observations, action_masks) -> np.ndarray:
+    def act_batch(self, observations, action_masks, keys=None) -> np.ndarray:
+        """Sampled actions (greedy ones if ``greedy``); with ``keys`` each row's draw comes from its
+        decision key instead of the bot's generator (truque_env.policy, "Decision keys")."""
         obs, mask = self._inputs(observations, action_masks)
         if not (mask > 0).any(dim=1).all():
             raise ValueError("a row of the masks has no legal action")
         if self.greedy:
             return self.agent.logits(obs, mask).argmax(dim=-1).numpy().astype(np.int64)
-        action, _ = self.agent.act(obs, mask, self.gen)
+        u = None if keys is None else key_uniforms(keys).astype(np.float32)
+        action, _ = self.agent.act(obs, mask, self.gen, u)
         return action.numpy().astype(np.int64)
 
     def act(self, observation, action_mask) -> int:

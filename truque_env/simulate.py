@@ -10,6 +10,7 @@ from typing import Annotated
 import numpy as np
 from pydantic import Field
 
+from truque_env.engine.rng import mix64_array
 from truque_env.progress import report_console
 from truque_env.settings import MatchSettings
 from truque_env.traditions import get as get_tradition
@@ -33,11 +34,23 @@ class SimulateConfig:
     p_intercept: Annotated[float, Field(ge=0, le=1)] = 0.1
     """probability that each rival sees each seña (ruling 3)"""
     tables: Annotated[int, Field(ge=1)] = 1024
-    """tables stepped in parallel"""
+    """tables stepped in parallel (the speed, not the result: streams of 32 manos, see MANOS_PER_STREAM)"""
     seed: Annotated[int, Field(ge=0)] = 0
     json_out: Path | None = None
     """also write the statistics as JSON here"""
     progress: bool = True
+
+
+MANOS_PER_STREAM = 32
+"""Manos are played in streams of this many consecutive manos, each stream from a fresh partida
+seeded by the seed and the stream's number (and going on into new partidas), so that the result
+is a function of ``seed`` and ``manos`` only: ``tables`` sets how many streams run at once."""
+
+
+def stream_seeds(seed: int, streams: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(table seed, random player's seed) of each stream, non-negative int64."""
+    x = mix64_array(np.uint64(seed) * np.uint64(1 << 32) + streams.astype(np.uint64))
+    return (x >> np.uint64(1)).astype(np.int64), (mix64_array(x ^ np.uint64(0x5EED)) >> np.uint64(1)).astype(np.int64)
 
 
 def simulate(cfg: SimulateConfig) -> dict:
@@ -46,28 +59,26 @@ def simulate(cfg: SimulateConfig) -> dict:
     B, L = spec.batch, spec.layout
     if cfg.manos < 1 or cfg.tables < 1:
         raise ValueError("manos and tables must be positive")
-    tables = min(cfg.tables, cfg.manos)
+    n_streams = -(-cfg.manos // MANOS_PER_STREAM)
+    tables = min(cfg.tables, n_streams)
     states = np.zeros((tables, L.STATE_SIZE), dtype=L.STATE_DTYPE)
-    seeds = np.arange(tables, dtype=np.int64) + cfg.seed * 1_000_003
-    B.init_tables(states, settings.team_size, settings.target, 3, settings.senas_per_mano,
-                  settings.p_intercept_permille, seeds)
     stats = np.zeros((tables, B.NUM_STATS), dtype=np.int64)
-    rounds = -(-cfg.manos // tables)
-    per_table = np.full(tables, cfg.manos // tables, dtype=np.int64)
-    per_table[: cfg.manos % tables] += 1  # exactly cfg.manos in all
-    policy_seeds = seeds * 7919 + 1
 
-    def play_round(r):
-        B.random_manos(states, (per_table > r).astype(np.int64), policy_seeds + r * 104_729, stats)
+    def play_streams(first: int, count: int) -> None:
+        streams = first + np.arange(count)
+        manos = np.minimum(MANOS_PER_STREAM, cfg.manos - streams * MANOS_PER_STREAM).astype(np.int64)
+        table_seeds, player_seeds = stream_seeds(cfg.seed, streams)
+        B.init_tables(states[:count], settings.team_size, settings.target, 3, settings.senas_per_mano,
+                      settings.p_intercept_permille, table_seeds)
+        B.random_manos(states[:count], manos, player_seeds, stats[:count])
 
     from truque_env.progress import Progress
 
     with Progress("manos", total=cfg.manos, enabled=cfg.progress) as bar:
-        done = 0
-        for r in range(rounds):
-            play_round(r)
-            done += int((per_table > r).sum())
-            bar.update(done)
+        for first in range(0, n_streams, tables):
+            count = min(tables, n_streams - first)
+            play_streams(first, count)
+            bar.update(min(cfg.manos, (first + count) * MANOS_PER_STREAM))
     t = stats.sum(axis=0)
     out = {"config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
            **B.summarize(t)}

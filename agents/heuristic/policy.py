@@ -64,6 +64,8 @@ class HeuristicPolicy:
         self.rng = np.random.default_rng(seed)
         self._salt = int(self.rng.integers(1 << 62))
         self.internal_errors = 0
+        self._key: int | None = None  # the decision key of the row being decided (act_batch's keys)
+        self._draws = 0  # draws taken from it so far
 
     # -- the interface -----------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -81,9 +83,36 @@ class HeuristicPolicy:
             a = self._fallback(mask)
         return int(a)
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        return np.array([self.act(o, m) for o, m in zip(observations, action_masks, strict=True)],
-                        dtype=np.int64)
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, keys=None) -> np.ndarray:
+        """One decision per row; with ``keys`` (decision keys, truque_env.policy) the row's random
+        draws come from its key instead of the bot's generator."""
+        if keys is None:
+            return np.array([self.act(o, m) for o, m in zip(observations, action_masks, strict=True)],
+                            dtype=np.int64)
+        out = np.empty(len(observations), dtype=np.int64)
+        try:
+            for i, (o, m) in enumerate(zip(observations, action_masks, strict=True)):
+                self._key, self._draws = int(np.uint64(keys[i])), 0
+                out[i] = self.act(o, m)
+        finally:
+            self._key = None
+        return out
+
+    def _random(self) -> float:
+        """A uniform draw in [0, 1): from the decision key when there is one, else the generator."""
+        if self._key is None:
+            return float(self.rng.random())
+        return (self._keyed_bits() >> 11) / float(1 << 53)
+
+    def _random_seed(self) -> int:
+        """A seed in [0, 2**62) for a simulation, drawn like ``_random``."""
+        if self._key is None:
+            return int(self.rng.integers(1 << 62))
+        return self._keyed_bits() >> 2
+
+    def _keyed_bits(self) -> int:
+        self._draws += 1
+        return mix64_int(self._key ^ mix64_int(0x5EED0000 + self._draws))
 
     @staticmethod
     def _fallback(mask) -> int:
@@ -252,7 +281,7 @@ class HeuristicPolicy:
             results[b] = "WLP".index(ch)
         turn = self._turn_holder(v)
         mano = (n - v.position) % n
-        seed = int(self.rng.integers(1 << 62))
+        seed = self._random_seed()
         hand = np.array(sorted(v.hand), dtype=np.int64)
         candidates = [-1] if table[0] >= 0 or not v.hand else list(v.hand)
         # the same deals for every card (common random numbers), simulated in one call
@@ -297,7 +326,7 @@ class HeuristicPolicy:
             return A.PASO  # a partner already answered (or deferred) this blind bet
         if v.ex_kind not in (EX_NONE, -1):
             return A.NO_QUIERO if mask[A.NO_QUIERO] else None
-        u = self.rng.random()
+        u = self._random()
         cfg = self.cfg
         envite = A.PARES_BASE + cfg.blind_envite_pares - 1
         if u < cfg.blind_envite and mask[envite]:

@@ -56,6 +56,8 @@ def test_train_ppo_help_shows_the_config_file_and_the_settings(capsys):
     (["play", "--rivals", "cfr", "--team-size", "2"], "the bot 'cfr' plays 1 contra 1 only"),
     (["evaluate", "--out", "README.md/report.json"], "cannot write 'README.md/report.json'"),
     (["simulate", "--json-out", "docs"], "'docs' is a folder"),
+    (["evaluate", "--num-envs", "3"], "num_envs: input should be a multiple of 2 (got 3)"),
+    (["league", "--policies", "random,random", "--num-envs", "5"], "num_envs: input should be a multiple of 2"),
 ])
 def test_a_users_mistake_is_one_error_line(capsys, argv, message):
     assert message in _fails(capsys, argv)
@@ -77,3 +79,23 @@ def test_debug_shows_the_traceback(monkeypatch):
     monkeypatch.setenv("TRUQUE_DEBUG", "1")
     with pytest.raises(ValueError, match="manos: input should be greater than or equal to 1"):
         main(["simulate", "--manos", "0"])
+
+
+def test_simulate_gives_the_same_statistics_at_any_number_of_tables(tmp_path, capsys):
+    """Issue 15.7: the manos are streams keyed by the seed, so --tables changes the speed only."""
+    import json
+
+    results = []
+    for tables in (1, 5, 64):
+        out = tmp_path / f"sim_{tables}.json"
+        main(["simulate", "--manos", "700", "--team-size", "2", "--tables", str(tables), "--seed", "3",
+              "--no-progress", "--json-out", str(out)])
+        res = json.loads(out.read_text())
+        res["config"].pop("tables"), res["config"].pop("json_out")
+        results.append(res)
+    capsys.readouterr()
+    assert results[0]["manos"] == 700
+    assert results[1] == results[0] and results[2] == results[0]
+    main(["simulate", "--manos", "700", "--team-size", "2", "--seed", "4", "--no-progress",
+          "--json-out", str(tmp_path / "other.json")])
+    assert json.loads((tmp_path / "other.json").read_text())["decisions_per_mano"] != results[0]["decisions_per_mano"]

@@ -9,7 +9,7 @@ import importlib.metadata
 import numpy as np
 import pytest
 
-from truque_env.policy import POLICY_LOADERS, RandomPolicy, load_named
+from truque_env.policy import POLICY_LOADERS, RandomPolicy, act_batch, key_uniforms, load_named, nth_legal, takes_keys
 
 
 def test_the_bots_are_found_through_the_registered_loader():
@@ -79,3 +79,49 @@ def test_bots_by_tradition(monkeypatch):
         load_policy("agents/checkpoints/ppo_moteno_3v3.pt", tradition="fake")
     with pytest.raises(ValueError, match="cfr_moteno_1v1.npz was made for moteno, not for fake"):
         load_policy("agents/checkpoints/cfr_moteno_1v1.npz", tradition="fake")
+
+
+def test_key_uniforms_are_uniform_and_independent_per_purpose():
+    keys = np.arange(200_000, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    u0, u1 = key_uniforms(keys, 0), key_uniforms(keys, 1)
+    assert ((u0 >= 0) & (u0 < 1)).all()
+    counts = np.bincount((u0 * 10).astype(int), minlength=10)
+    chi2 = ((counts - 20_000) ** 2 / 20_000).sum()
+    assert chi2 < 27.9  # 9 degrees of freedom, p = 0.001
+    assert abs(np.corrcoef(u0, u1)[0, 1]) < 0.01
+    assert (key_uniforms(keys[5:9], 0) == u0[5:9]).all()  # a row's draw is its key's alone
+
+
+def test_nth_legal_picks_uniformly_among_the_legal_actions():
+    mask = np.zeros((30_000, 6), dtype=np.uint8)
+    mask[:, [1, 3, 4]] = 1
+    u = key_uniforms(np.arange(30_000, dtype=np.uint64))
+    counts = np.bincount(nth_legal(mask, u), minlength=6)
+    assert counts[[0, 2, 5]].sum() == 0 and (abs(counts[[1, 3, 4]] - 10_000) < 400).all()
+    assert nth_legal(mask[:1], np.array([0.999999999])).tolist() == [4]
+    with pytest.raises(ValueError, match="no legal action"):
+        nth_legal(np.zeros((1, 6), dtype=np.uint8), np.array([0.5]))
+
+
+def test_keyed_random_policy_does_not_depend_on_the_batch():
+    rng = np.random.default_rng(0)
+    mask = (rng.random((50, 9)) < 0.5).astype(np.uint8)
+    mask[:, 0] = 1
+    keys = np.arange(50, dtype=np.uint64) + np.uint64(77)
+    obs = np.zeros((50, 4), dtype=np.int8)
+    whole = RandomPolicy(1).act_batch(obs, mask, keys=keys)
+    parts = np.concatenate([RandomPolicy(2).act_batch(obs[i:i + 7], mask[i:i + 7], keys=keys[i:i + 7])
+                            for i in range(0, 50, 7)])
+    assert (whole == parts).all() and mask[np.arange(50), whole].all()
+    assert takes_keys(RandomPolicy(0))
+    assert (act_batch(RandomPolicy(5), obs, mask, keys) == whole).all()
+
+
+def test_act_batch_calls_a_policy_without_keys_as_before():
+    class Fixed:
+        def act_batch(self, observations, action_masks):
+            return np.argmax(action_masks, axis=1)
+
+    mask = np.array([[0, 1, 1], [1, 0, 0]], dtype=np.uint8)
+    assert not takes_keys(Fixed())
+    assert act_batch(Fixed(), np.zeros((2, 1), np.int8), mask, np.zeros(2, np.uint64)).tolist() == [1, 0]

@@ -144,6 +144,35 @@ def test_twins_get_the_same_deals_and_swap_teams():
     assert m.stats.pair_eps.tolist() == [2] * 24
 
 
+def _outcome(report) -> dict:
+    d = report.to_dict()
+    d["config"].pop("num_envs")
+    return d
+
+
+@pytest.mark.parametrize(("a", "b", "team_size", "juegos"), [
+    ("random", "random", 3, 120),
+    ("heuristic", "random", 2, 24),
+    ("ppo", "random", 3, 120),
+    ("cfr", "random", 1, 120),
+])
+def test_a_match_does_not_depend_on_num_envs(a, b, team_size, juegos):
+    """Issue 15.7: the bots draw from random streams per table and seat keyed like the deals, so
+    any number of tables plays the same juegos (the report is identical but for num_envs)."""
+    reports = [_outcome(play_match(load_policy(a, seed=1), load_policy(b, seed=2), team_size=team_size,
+                                   episodes=juegos, num_envs=n, seed=11, bootstrap=50)) for n in (6, 32)]
+    assert reports[0] == reports[1]
+    assert reports[0]["juegos"]["episodes"] == juegos
+    other = _outcome(play_match(load_policy(a, seed=1), load_policy(b, seed=2), team_size=team_size,
+                                episodes=juegos, num_envs=6, seed=12, bootstrap=50))
+    assert other["manos"] != reports[0]["manos"] or other["juegos"] != reports[0]["juegos"]
+
+
+def test_num_envs_must_be_even():
+    with pytest.raises(ValueError, match="even number of tables"):
+        DuplicateMatch(RandomPolicy(1), RandomPolicy(2), team_size=1, episodes=10, num_envs=3)
+
+
 def test_random_vs_random_report(tmp_path):
     rep = play_match(RandomPolicy(11), RandomPolicy(12), team_size=3, episodes=400, num_envs=256, seed=1,
                      bootstrap=500)

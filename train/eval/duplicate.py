@@ -14,6 +14,13 @@ is exact per partida, not per juego.
 **Batched play.** Each step, the tables' rows are grouped by the policy that controls the seat
 to act and each policy's ``act_batch`` sees its rows only.
 
+**A match is a function of its seed.** Each table of a pair has its own random stream per
+seat, keyed by the match seed, the pair and the twin like the deals; the ``n``-th decision of a
+seat gets the ``n``-th key of its stream, and every policy that takes keys (the shipped bots do:
+truque_env.policy, "Decision keys") draws from it. So the outcome does not depend on
+``num_envs``: any number of tables plays the same juegos, decision for decision (a policy
+without ``keys`` and with random draws of its own is the exception).
+
 **Referee bookkeeping.** The evaluator reads the table states (hands, valuations, bets) as a
 referee: before each step it copies the states and steps the copy with the batched kernel, so
 it has the state after every decision even when the vector env has already dealt the next mano.
@@ -60,6 +67,7 @@ from train.config import match_settings
 from train.eval.stats import Z95, bootstrap_ratio_ci, ratio_ci, wilson  # noqa: F401  (re-exported)
 from train.eval.styles import STYLES
 from truque_env.engine import header as H
+from truque_env.engine.rng import mix64_array
 from truque_env.io import check_writable, write_json_atomic
 from truque_env.policy import check_team_size
 from truque_env.progress import report_console
@@ -75,14 +83,22 @@ UNITS = ("juego", "partida")
 # the vector env with per-table re-seeding
 
 
-def pair_seeds(seed: int, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(table seed, deal seed) of each duplicate pair, from the match seed (63-bit, non-negative)."""
-    out = np.empty((len(pairs), 2), dtype=np.uint64)
+def pair_seeds(seed: int, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(table seed, deal seed, bots' seed) of each duplicate pair, from the match seed (63-bit,
+    non-negative)."""
+    out = np.empty((len(pairs), 3), dtype=np.uint64)
     for k, p in enumerate(pairs):
-        out[k] = np.random.SeedSequence([int(seed), int(p)]).generate_state(2, dtype=np.uint64)
+        out[k] = np.random.SeedSequence([int(seed), int(p)]).generate_state(3, dtype=np.uint64)
     out >>= np.uint64(1)
     out = out.astype(np.int64)
-    return out[:, 0], out[:, 1]
+    return out[:, 0], out[:, 1], out[:, 2]
+
+
+def decision_keys(stream_seeds: np.ndarray, seats: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The ``counts``-th key of the random stream of each (table, seat): a hash of the table's
+    stream seed, the seat and the count (docs/engine.md, "Random streams of the bots")."""
+    c = counts.astype(np.uint64) * np.uint64(H.MAX_PLAYERS) + seats.astype(np.uint64)
+    return mix64_array(stream_seeds.astype(np.uint64) ^ mix64_array(c))
 
 
 # --------------------------------------------------------------------------------------------
@@ -183,6 +199,8 @@ class DuplicateMatch:
             raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
         if episodes < 1:
             raise ValueError("episodes must be positive")
+        if num_envs < 2 or num_envs % 2:
+            raise ValueError(f"num_envs must be an even number of tables (duplicate twins), got {num_envs}")
         self.settings, self.unit, self.seed = settings, unit, seed
         self.spec = settings.spec
         team_size = settings.team_size
@@ -211,9 +229,13 @@ class DuplicateMatch:
         self.pair_of_table = np.full(tables, -1, dtype=np.int64)
         self.active = np.zeros(tables, dtype=np.bool_)
         first = np.arange(tables // 2)
-        ts, ds = pair_seeds(seed, first)
+        ts, ds, bs = pair_seeds(seed, first)
         self.env.reset(table_seeds=np.repeat(ts, 2), deal_seeds=np.repeat(ds, 2))
         self.pair_of_table[:] = np.repeat(first, 2)
+        # the bots' random streams: one per table (twins apart) and seat, counted per seat
+        self.stream_seed = np.zeros(tables, dtype=np.uint64)
+        self.decisions = np.zeros((tables, H.MAX_PLAYERS), dtype=np.int64)
+        self._set_streams(np.arange(tables), np.repeat(bs, 2))
         self.active[:] = True
         self.next_pair = tables // 2
         self.pairs_done = 0
@@ -227,11 +249,14 @@ class DuplicateMatch:
         env = self.env
         obs, mask, seat = env.obs, env.mask, env.seat.copy()
         actions = mask.argmax(axis=1).astype(np.int64)  # filler for tables waiting for their twin
-        pol = np.where(self.active, self.ctrl[np.arange(env.num_envs), seat], -1)
+        tables = np.arange(env.num_envs)
+        pol = np.where(self.active, self.ctrl[tables, seat], -1)
+        keys = decision_keys(self.stream_seed, seat, self.decisions[tables, seat])
+        self.decisions[tables, seat] += 1
         for k, policy in enumerate(self.policies):
             rows = np.flatnonzero(pol == k)
             if rows.size:
-                actions[rows] = act_batch(policy, obs[rows], mask[rows])
+                actions[rows] = act_batch(policy, obs[rows], mask[rows], keys[rows])
         mask = mask.copy()  # the env overwrites it with the next decision's
         s0 = env.states.copy()
         env.step(actions)  # raises on an illegal action, naming it
@@ -256,12 +281,18 @@ class DuplicateMatch:
             return
         pairs = self.next_pair + np.arange(slots.size)
         self.next_pair += slots.size
-        ts, ds = pair_seeds(self.seed, pairs)
+        ts, ds, bs = pair_seeds(self.seed, pairs)
         tables = np.stack([2 * slots, 2 * slots + 1], axis=1).ravel()
         self.env.reset_tables(tables, np.repeat(ts, 2), np.repeat(ds, 2))
+        self._set_streams(tables, np.repeat(bs, 2))
         self.stats.clear_tables(tables)
         self.pair_of_table[tables] = np.repeat(pairs, 2)
         self.active[tables] = True
+
+    def _set_streams(self, tables, pair_bot_seeds) -> None:
+        twin = (tables % 2).astype(np.uint64)  # the twins' streams differ
+        self.stream_seed[tables] = mix64_array(pair_bot_seeds.astype(np.uint64) * np.uint64(2) + twin)
+        self.decisions[tables] = 0
 
     def run(self, progress: bool = False) -> MatchStats:
         if not progress:
@@ -490,8 +521,8 @@ class EvaluateConfig:
     """a partida is won by the first to win (juegos_per_partida + 1) // 2 juegos"""
     senas_per_mano: Annotated[int, Field(ge=0)] = 1
     p_intercept: Annotated[float, Field(ge=0, le=1)] = 0.1
-    num_envs: Annotated[int, Field(ge=2)] = 256
-    """tables played at once (an even number: twins)"""
+    num_envs: Annotated[int, Field(ge=2, multiple_of=2)] = 256
+    """tables played at once: an even number, the duplicate twins (how many changes the speed, not the outcome)"""
     seed: Annotated[int, Field(ge=0)] = 0
     """seeds the deals, the first dealers and the policies"""
     weak_pares: Annotated[int, Field(ge=0)] = 20

@@ -219,7 +219,8 @@ class LeagueConfig:
     juegos_per_partida: Annotated[int, Field(ge=1)] = 3
     senas_per_mano: Annotated[int, Field(ge=0)] = 1
     p_intercept: Annotated[float, Field(ge=0, le=1)] = 0.1
-    num_envs: Annotated[int, Field(ge=2)] = 256
+    num_envs: Annotated[int, Field(ge=2, multiple_of=2)] = 256
+    """tables played at once: an even number, the duplicate twins (how many changes the speed, not the outcome)"""
     seed: Annotated[int, Field(ge=0)] = 0
     bootstrap: Annotated[int, Field(ge=0)] = 1000
     out_dir: Path = Path("runs/league")

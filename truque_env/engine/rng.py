@@ -5,7 +5,9 @@
 * ``fmix64(z)``: splitmix64's output function (a 64-bit finaliser), ``mix64(x) = fmix64(x + golden)``
   the output for state ``x``;
 * ``uniform01(state)``: a float in [0, 1) from a one-element ``uint64`` state array, advanced;
-* ``mix64_int(x)``: ``mix64`` on Python integers, for Python callers (no numba call per hash).
+* ``mix64_int(x)``: ``mix64`` on Python integers, for Python callers (no numba call per hash);
+* ``mix64_array(x)``: ``mix64`` elementwise on a numpy array (uint64, wrapping), for the batched
+  callers above the engine (the decision keys of docs/engine.md, "Random streams of the bots").
 
 The plain-Python reference (tests/reference) writes its own on purpose: it must not share code
 with the engine it checks.
@@ -83,6 +85,15 @@ def mix64_int(x: int) -> int:
     x = ((x ^ (x >> 30)) * int(_MIX1)) & _M64
     x = ((x ^ (x >> 27)) * int(_MIX2)) & _M64
     return x ^ (x >> 31)
+
+
+def mix64_array(x) -> np.ndarray:
+    """``mix64`` elementwise: a ``uint64`` array of the same shape (numpy arithmetic wraps)."""
+    with np.errstate(over="ignore"):  # a 0-d input is a numpy scalar, which warns on wrapping
+        z = np.asarray(x).astype(np.uint64) + _GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * _MIX1
+        z = (z ^ (z >> np.uint64(27))) * _MIX2
+        return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True)
