@@ -9,7 +9,15 @@ import importlib.metadata
 import numpy as np
 import pytest
 
-from truque_env.policy import POLICY_LOADERS, RandomPolicy, act_batch, key_uniforms, load_named, nth_legal, takes_keys
+from truque_env.policy import (
+    POLICY_LOADERS,
+    RandomPolicy,
+    act_batch,
+    key_uniforms,
+    load_named,
+    nth_legal,
+    takes_keys,
+)
 
 
 def test_the_bots_are_found_through_the_registered_loader():
