@@ -34,11 +34,11 @@ from truque_env.io import write_json_atomic
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def bench_config(name: str, updates: int, warmup: int, workers: int = 1) -> dict:
+def bench_config(name: str, updates: int, warmup: int, workers: int = 1, **overrides) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         cfg = PPOConfig.from_toml(ROOT / "configs" / f"{name}.toml", run_dir=Path(tmp), progress=False,
                                   tensorboard=False, eval_every=0, checkpoint_every=10**9, log_every=10**9,
-                                  num_workers=workers)
+                                  num_workers=workers, **overrides)
         batch = cfg.num_envs * cfg.num_steps
         cfg.total_decisions = (warmup + updates) * batch
         train(cfg)

@@ -41,6 +41,7 @@ from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import kernels as K
 from truque_env.traditions.moteno import layout as L
 from truque_env.traditions.moteno import observation as O
+from truque_env.traditions.moteno.helpers import pares_refusal_pay, truco_refusal_pay
 from truque_env.traditions.moteno.rules import CARD_NICKNAME, TRUQUE_POWER
 
 LOCAL_BOTS = ("random",)
@@ -185,6 +186,11 @@ def parse_choice(text: str, legal: list[int]) -> tuple[str, object]:
         return "action", by_name[key]
     if key.startswith("sena ") and f"sena {key[5:]}" in by_name:  # "seña perro"
         return "action", by_name[f"sena {key[5:]}"]
+    word_names = {normalize(A.ACTION_NAMES[a]) for a in range(A.SENA_BASE)}
+    if f"sena {key}" in by_name:  # "dos", as the señas line lists it
+        if key in word_names:  # "flor" is also a word: never make a seña of a word that cannot be said
+            raise ChoiceError(f"«{raw}» no se puede decir ahora; para la seña escribe «seña {key}».")
+        return "action", by_name[f"sena {key}"]
     card_text = key[6:] if key.startswith("juego ") else key
     if key.startswith("juego ") or (key[:1].isdigit() and key[-1:].isalpha() and " " not in key):
         try:
@@ -368,10 +374,15 @@ class Game:
             line = f"envite de pares: {_stake_pares(int(s[L.PARES_STAKE]))}, {BET_STATE[st]}"
             if s[L.PARES_VOID]:
                 line += " (anulado: se cantó flor)"
+            elif st == L.BET_REFUSED:  # the stake said is not what is paid (18.2 a, c)
+                line += f": {self._pays(pares_refusal_pay(s), int(s[L.PARES_RAISER]))}"
             out.append(Text(line))
         st = int(s[L.TRUCO_ST])
         if st:
-            out.append(Text(f"{TRUCO_WORDS[int(s[L.TRUCO_LEVEL])]}: {BET_STATE[st]}"))
+            line = f"{TRUCO_WORDS[int(s[L.TRUCO_LEVEL])]}: {BET_STATE[st]}"
+            if st == L.BET_REFUSED:  # 14.14, 18.2 s-u
+                line += f": {self._pays(truco_refusal_pay(int(s[L.TRUCO_PREV])), int(s[L.TRUCO_RAISER]))}"
+            out.append(Text(line))
         sung = [q for q in range(self.n) if (int(s[L.FLOR_SUNG]) >> q) & 1]
         if sung:
             out.append(Text.assemble("flor cantada: ", *self._join(sung)))
@@ -381,6 +392,9 @@ class Game:
             out.append(Text(f"envite de flores: {'la falta' if stake == L.FALTA_NOMINAL else f'{stake} chinas'}, "
                             f"{BET_STATE[st]}"))
         return out
+
+    def _pays(self, chinas: int, raiser: int) -> str:
+        return f"{chinas} {'china' if chinas == 1 else 'chinas'} para {self.team_word(raiser % 2)}"
 
     def _join(self, seats) -> list[Text]:
         parts: list[Text] = []
@@ -398,13 +412,18 @@ class Game:
         return out
 
     def revealed(self) -> list[Text]:
+        """The cards of the others seen face up, each with why (14.10, or shown at the end)."""
         rev = O.split(self.observation(self.me))["revealed"]
+        up = int(self.table.state[L.CARDS_UP])
         out = []
         for r in range(1, self.n):
+            seat = (self.me + r) % self.n
             cards = [int(c) for c in np.flatnonzero(rev[r])]
             if cards:
-                out.append(Text.assemble(self.who((self.me + r) % self.n), ": ",
-                                         " · ".join(card_label(c) for c in cards)))
+                why = (" (las dejó boca arriba al pasar tras el truco no querido, 14.10)" if (up >> seat) & 1
+                       else " (enseñadas al final de la mano)")
+                out.append(Text.assemble(self.who(seat), ": ", " · ".join(card_label(c) for c in cards),
+                                         (why, "dim")))
         return out
 
     def score_line(self) -> Text:

@@ -130,7 +130,7 @@ Version history
 The version goes up whenever the action ids, the observation encoding, the rewards or the
 episode rules change (anything that makes recorded data or trained policies incompatible).
 
-* v0: first release. 91 actions; observation of ``OBS_SIZE = 1262`` entries (the slices
+* v0: first release. 91 actions; observation of ``OBS_SIZE = 1270`` entries (the slices
   above); rewards in chinas scored at each mano's end; episodes mano / juego / partida.
 """
 

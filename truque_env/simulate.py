@@ -13,6 +13,7 @@ from pydantic import Field
 from truque_env.engine.rng import mix64_array
 from truque_env.progress import report_console
 from truque_env.settings import MatchSettings
+from truque_env.threads import WATCH
 from truque_env.traditions import get as get_tradition
 
 
@@ -76,6 +77,7 @@ def simulate(cfg: SimulateConfig) -> dict:
 
     with Progress("manos", total=cfg.manos, enabled=cfg.progress) as bar:
         for first in range(0, n_streams, tables):
+            WATCH.tick()  # fewer threads while another process is busy on the cores
             count = min(tables, n_streams - first)
             play_streams(first, count)
             bar.update(min(cfg.manos, (first + count) * MANOS_PER_STREAM))

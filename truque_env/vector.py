@@ -35,6 +35,7 @@ import numpy as np
 
 from truque_env.engine import header as H
 from truque_env.settings import MatchSettings, resolve_tradition
+from truque_env.threads import WATCH
 
 EPISODES = {"mano": H.EPISODE_MANO, "juego": H.EPISODE_JUEGO, "partida": H.EPISODE_PARTIDA}
 
@@ -144,6 +145,7 @@ class VectorEnv:
             name = self._A.ACTION_NAMES[a] if 0 <= a < self._A.NUM_ACTIONS else repr(a)
             legal = ", ".join(self._A.ACTION_NAMES[j] for j in np.flatnonzero(self.mask[i]))
             raise ValueError(f"table {i}: illegal action {name} for seat {int(self.seat[i])}; legal: {legal}")
+        WATCH.tick()  # fewer threads while another process is busy on the cores (truque_env/threads.py)
         self._VK.vec_step(self.states, self.hists, actions, EPISODES[self.episode], self.reward_scale, self.obs,
                     self.mask, self.seat, self.team, self.rewards, self.terminated, self._errors)
         return self.obs, self.mask, self.seat, self.rewards, self.terminated, {"team": self.team}

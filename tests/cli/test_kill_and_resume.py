@@ -59,3 +59,44 @@ def test_a_run_killed_between_checkpoints_resumes_without_logging_an_update_twic
     again = subprocess.run(["truque", "train", "ppo", "--config", str(CONFIG), "--run-dir", str(run)],
                            capture_output=True, text=True, timeout=120)
     assert again.returncode == 2 and again.stderr.startswith("error: run_dir") and "--overwrite" in again.stderr
+
+
+KILLED_IN_SAVE = """
+import os, signal, sys
+from pathlib import Path
+import torch
+import train.ppo.loop as loop
+
+path = Path(sys.argv[1])
+loop.save_checkpoint(path, {"update": 1, "weights": torch.arange(1000.0)})
+real_save = torch.save
+
+def save_then_die(obj, f, *args, **kwargs):  # the bytes half written, then killed inside the save
+    real_save(obj, f, *args, **kwargs)
+    with open(f, "r+b") as fh:
+        fh.truncate(os.path.getsize(f) // 2)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+torch.save = save_then_die
+loop.save_checkpoint(path, {"update": 2, "weights": torch.arange(1000.0)})
+"""
+
+
+def test_a_process_killed_inside_the_checkpoint_write_keeps_the_previous_checkpoint(tmp_path):
+    """Issue 15.2: SIGKILL in the middle of a checkpoint write leaves the last good checkpoint whole
+    (the write goes to a temporary file, renamed only once complete) and the next start removes the
+    half-written temporary file."""
+    import sys
+
+    import torch
+
+    from train.config import prepare_run_dir
+
+    ckpt = tmp_path / "checkpoint.pt"
+    proc = subprocess.run([sys.executable, "-c", KILLED_IN_SAVE, str(ckpt)], capture_output=True, timeout=120)
+    assert proc.returncode == -signal.SIGKILL
+    assert torch.load(ckpt, weights_only=True)["update"] == 1  # the previous one, intact
+    leftovers = list(tmp_path.glob(".checkpoint.pt.*.tmp"))
+    assert len(leftovers) == 1 and leftovers[0].stat().st_size > 0
+    prepare_run_dir(tmp_path, resume=True, overwrite=False, run_files=("checkpoint.pt",), checkpoint="checkpoint.pt")
+    assert not list(tmp_path.glob(".*.tmp")) and ckpt.exists()

@@ -10,7 +10,17 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from truque_cli.play import GOODBYE, PROMPT, ChoiceError, PlayConfig, load_bot, parse_choice, play
+from truque_cli.play import (
+    GOODBYE,
+    PROMPT,
+    ChoiceError,
+    Game,
+    PlayConfig,
+    load_bot,
+    parse_choice,
+    play,
+)
+from truque_env.policy import RandomPolicy
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import observation as O
 
@@ -72,6 +82,35 @@ def test_parse_choice_numbers_names_cards_commands():
             parse_choice(bad, legal)
     with pytest.raises(ChoiceError, match="no puedes jugar carta"):
         parse_choice("7E", [A.QUIERO, A.NO_QUIERO])
+
+
+def test_a_sena_is_typed_as_the_senas_line_lists_it():
+    """Issue 15: the señas line lists «30 dos»; «dos» must make that seña."""
+    legal = [A.PASO, A.action_id("seña: dos"), A.action_id("seña: flor"), A.action_id("seña: mata de oros")]
+    assert parse_choice("dos", legal) == ("action", legal[1])
+    assert parse_choice("Mata de Oros", legal) == ("action", legal[3])
+    assert parse_choice("seña flor", legal) == ("action", legal[2])
+    # «flor» is a word too: when it cannot be sung it is not quietly turned into the seña
+    with pytest.raises(ChoiceError, match="para la seña escribe «seña flor»"):
+        parse_choice("flor", legal)
+    assert parse_choice("flor", [A.FLOR, legal[2]]) == ("action", A.FLOR)
+
+
+def test_the_table_says_what_a_refusal_pays_and_why_cards_are_face_up():
+    """Issue 15: a refused «envío 4 pares» (8 chinas) pays 1 china (18.2 a), a refused truco 1 (18.2 s); the
+    cards left face up after a refused truco say why (14.10)."""
+    game = Game(PlayConfig(team_size=1, seat=1, seed=0), scripted([]), console(), {0: RandomPolicy(0)}, {0: "random"})
+    t = game.table
+    t.deal(hands=["1E 1B 7E", "4O 5C 6B"], dealer=1)
+    for word in ("envío 4 pares", "no quiero", "paso", "truco", "no quiero", "paso"):
+        O.record(t.state, game.hist, A.action_id(word))
+        t.act(word)
+    bets = [str(line) for line in game.bets()]
+    assert "envite de pares: 8 chinas, no querido: 1 china para ellos" in bets  # 4 pares, 2 chinas each
+    assert "truco: no querido: 1 china para ellos" in bets
+    shown = [str(line) for line in game.revealed()]
+    assert len(shown) == 1 and shown[0].startswith("jugador 0 (rival): ")
+    assert "boca arriba al pasar tras el truco no querido, 14.10" in shown[0]
 
 
 # -- whole games -----------------------------------------------------------------------------

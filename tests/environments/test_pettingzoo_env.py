@@ -352,3 +352,16 @@ def test_full_partida_with_random_play_ends(team_size):
     s = env.unwrapped.state
     assert s[L.PARTIDA_OVER] == 1 and max(int(s[L.JUEGOS]), int(s[L.JUEGOS + 1])) == 2
     assert sum(totals.values()) == 0
+
+
+def test_the_user_doc_states_the_real_sizes():
+    """Issue 15: the module docstring (the user doc) said 1262 entries; the observation has 1270."""
+    import re
+
+    import truque_env.pettingzoo_env as pz
+    from truque_env.traditions.moteno import observation as O
+
+    doc = pz.__doc__
+    assert [int(n) for n in re.findall(r"OBS_SIZE = (\d+)", doc)] == [O.OBS_SIZE]
+    assert set(re.findall(r"Discrete\((\d+)\)", doc)) == {str(A.NUM_ACTIONS)}
+    assert f"{A.NUM_ACTIONS} actions" in doc

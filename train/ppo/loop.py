@@ -53,6 +53,7 @@ from train.ppo.rollout import Rollout, Sampler, Tables, _denorm, _hands, _rng_st
 from truque_env.engine import header as H
 from truque_env.io import atomic_output, write_text_atomic
 from truque_env.settings import check_made_for
+from truque_env.threads import WATCH
 
 
 @dataclass
@@ -338,6 +339,8 @@ def train(cfg: PPOConfig, in_process_workers: bool = False) -> RunState:
     cfg.validate()
     config.prepare_run_dir(cfg.run_dir, cfg.resume, cfg.overwrite, RUN_FILES, "checkpoint.pt")
     torch.set_num_threads(cfg.torch_threads)
+    # beside a busy co-tenant torch gives way too, never above torch_threads (truque_env/threads.py)
+    WATCH.listen("torch", lambda n, most=cfg.torch_threads: torch.set_num_threads(min(n, most)))
     gen = torch.Generator().manual_seed(cfg.seed)
     if cfg.distributed or in_process_workers:
         from train.ppo.ray_workers import Workers

@@ -69,11 +69,19 @@ def _unplayed(s, seat):
 
 
 @njit(cache=True)
-def _refusal_pay_truco(prev_level):
-    # 14.14, 18.2 s-u: truco refused 1, retruco refused 3, panueve refused 6
+def truco_refusal_pay(prev_level):
+    """Chinas a refused truque challenge pays, from the last accepted level (14.14, 18.2 s-u:
+    truco refused 1, retruco refused 3, panueve refused 6)."""
     if prev_level == 0:
         return 1
     return 3 * prev_level
+
+
+@njit(cache=True)
+def pares_refusal_pay(s):
+    """Chinas a refused envite de pares pays the raiser: 1 if nothing was accepted before, else
+    the last accepted stake, capped at la falta (18.2 a, c)."""
+    return 1 if s[L.PARES_PREV] == 0 else min(s[L.PARES_PREV], s[L.FALTA])
 
 
 

@@ -18,8 +18,9 @@ from truque_env.traditions.moteno.helpers import (
     _is_reservada,
     _n,
     _popcount,
-    _refusal_pay_truco,
     _team_mask,
+    pares_refusal_pay,
+    truco_refusal_pay,
 )
 
 # ------------------------------------------------------------------------------------------
@@ -35,8 +36,7 @@ def _score_pares(s):
         winner = _best_seat(s, L.PARES_VAL, _in_mano_mask(s))  # 6.20, 6.22
         s[L.CHINAS + 3 * (winner % 2) + L.SRC_PARES] = min(s[L.PARES_STAKE], falta)  # 18.2 b
     elif s[L.PARES_ST] == L.BET_REFUSED:
-        pay = 1 if s[L.PARES_PREV] == 0 else min(s[L.PARES_PREV], falta)  # 18.2 a, c
-        s[L.CHINAS + 3 * (s[L.PARES_RAISER] % 2) + L.SRC_PARES] = pay
+        s[L.CHINAS + 3 * (s[L.PARES_RAISER] % 2) + L.SRC_PARES] = pares_refusal_pay(s)  # 18.2 a, c
 
 
 @njit(cache=True)
@@ -78,7 +78,7 @@ def _score_truque(s):
     if st == L.BET_ACCEPTED:
         chinas = 3 * s[L.TRUCO_LEVEL]  # 14.12, 18.2 v
     elif st == L.BET_REFUSED:
-        chinas = _refusal_pay_truco(s[L.TRUCO_PREV])
+        chinas = truco_refusal_pay(s[L.TRUCO_PREV])
     else:
         chinas = 1  # 13.13
     s[L.CHINAS + 3 * team + L.SRC_TRUQUE] = chinas
