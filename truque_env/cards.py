@@ -81,6 +81,30 @@ def parse(text: str | list[str] | tuple[str, ...], count: int | None = None) -> 
     return ids
 
 
+def parse_hand(hand, count: int = 3) -> list[int]:
+    """A hand of ``count`` different cards, from notation (``"7E 6E 3B"``) or ids; a
+    ``ValueError`` naming what is wrong otherwise."""
+    if isinstance(hand, str):
+        return parse(hand, count=count)
+    cards = [parse_card(c) if isinstance(c, str) else int(c) for c in hand]
+    if len(cards) != count:
+        raise ValueError(f"a hand has {count} cards, got {len(cards)}")
+    if len(set(cards)) != count:
+        raise ValueError(f"a hand cannot hold the same card twice: {cards}")
+    for c in cards:
+        if not 0 <= c < NUM_CARDS:
+            raise ValueError(f"card id {c} out of range 0..{NUM_CARDS - 1}")
+    return cards
+
+
+def parse_one(card) -> int:
+    """One card, from notation (``"11B"``) or its id."""
+    cid = parse(card, count=1)[0] if isinstance(card, str) else int(card)
+    if not 0 <= cid < NUM_CARDS:
+        raise ValueError(f"card id {cid} out of range 0..{NUM_CARDS - 1}")
+    return cid
+
+
 def hand_str(cards) -> str:
     """The notation of several cards, space separated (ids of -1 are skipped)."""
     return " ".join(card_str(int(c)) for c in cards if int(c) >= 0)

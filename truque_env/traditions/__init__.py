@@ -10,7 +10,9 @@
 A tradition package exposes ``SPEC``, a :class:`TraditionSpec`: its name, title, seed document,
 team sizes, default target, the three sources of its points, its PettingZoo name and its
 valuations. The registry finds the packages by scanning this folder (``pkgutil``), so a new
-tradition is added by writing its package: nothing here or in the environments is edited.
+tradition is added by writing its package: nothing here or in the environments is edited. A
+package that is being built sets ``UNDER_CONSTRUCTION`` (why) instead of ``SPEC`` and is not
+listed until it defines ``SPEC``.
 
 The valuations are the same interface in every tradition: ``power(card, turnup=None)`` (a larger
 number beats a smaller, equal numbers tie) and ``hand_values(hand, turnup=None)`` (a dict of the
@@ -102,7 +104,10 @@ def _registry() -> dict[str, TraditionSpec]:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not info.ispkg:
             continue
-        spec = getattr(importlib.import_module(f"{__name__}.{info.name}"), "SPEC", None)
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        spec = getattr(module, "SPEC", None)
+        if spec is None and getattr(module, "UNDER_CONSTRUCTION", None):
+            continue  # a tradition being built (its reason in UNDER_CONSTRUCTION): listed once it has a SPEC
         if not isinstance(spec, TraditionSpec) or spec.name != info.name:
             raise RuntimeError(f"truque_env/traditions/{info.name}/ must define SPEC, a TraditionSpec named {info.name!r}")
         found[spec.name] = spec

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from truque_env.cards import NUM_CARDS, SUITS, card_id, parse
+from truque_env.cards import NUM_CARDS, SUITS, card_id, parse_hand, parse_one
 
 PERRO = card_id(11, "B")
 PERRA = card_id(10, "O")
@@ -142,41 +142,24 @@ def is_reservada_nb(a, b, c):
     return IS_PIEZA[a] + IS_PIEZA[b] + IS_PIEZA[c] >= 2
 
 
-def _hand(hand) -> list[int]:
-    if isinstance(hand, str):
-        return parse(hand, count=3)
-    cards = [int(c) for c in hand]
-    if len(cards) != 3:
-        raise ValueError(f"a hand has 3 cards, got {len(cards)}")
-    if len(set(cards)) != 3:
-        raise ValueError(f"a hand cannot hold the same card twice: {cards}")
-    for c in cards:
-        if not 0 <= c < NUM_CARDS:
-            raise ValueError(f"card id {c} out of range 0..39")
-    return cards
-
-
 def truque_power(card) -> int:
     """Poder de truque of one card (id or notation), 17 for el perro down to 1 for the cuatros."""
-    cid = parse(card, count=1)[0] if isinstance(card, str) else int(card)
-    if not 0 <= cid < NUM_CARDS:
-        raise ValueError(f"card id {cid} out of range 0..39")
-    return int(TRUQUE_POWER[cid])
+    return int(TRUQUE_POWER[parse_one(card)])
 
 
 def pares_value(hand) -> int:
     """Valor de pares of a hand of three cards (ids or notation like ``"11B 7E 3C"``), Art. 5."""
-    a, b, c = _hand(hand)
+    a, b, c = parse_hand(hand)
     return int(pares_value_nb(a, b, c))
 
 
 def flor_value(hand) -> int:
     """Valor de la flor of three cards, 0 when they are not a flor (Art. 9)."""
-    a, b, c = _hand(hand)
+    a, b, c = parse_hand(hand)
     return int(flor_value_nb(a, b, c))
 
 
 def is_reservada(hand) -> bool:
     """True for a flor reservada (two piezas, Art. 9.2)."""
-    a, b, c = _hand(hand)
+    a, b, c = parse_hand(hand)
     return bool(is_reservada_nb(a, b, c))
