@@ -3,6 +3,7 @@ follows the other processes' CPU use, looked at once per period, and can be turn
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -70,8 +71,9 @@ def test_ticks_look_at_most_once_per_period():
 
 
 def test_a_real_co_tenant_is_seen_and_its_end_too():
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("one core")
+    most = numba.config.NUMBA_NUM_THREADS
+    if most < 2 or most != (os.cpu_count() or 1):
+        pytest.skip("needs numba on every core, and two at least")
     w = CoTenantWatch(enabled=True)
     if not w.enabled:
         pytest.skip("no /proc/stat")
@@ -81,13 +83,15 @@ def test_a_real_co_tenant_is_seen_and_its_end_too():
         time.sleep(0.3)
         w.look()
         time.sleep(1.0)
-        assert w.look() == 1 and w.others > 0.6
+        assert w.look() == threads_for(w.others, w.cores, most) < most and w.others > 0.6  # 1 on 2 cores
+        during = w.others
     finally:
         busy.kill()
         busy.wait()
         numba.set_num_threads(before)
     time.sleep(1.0)
-    assert w.look() >= 1 and w.others < 0.6  # the machine is ours again
+    w.look()
+    assert w.others < during - 0.5  # the co-tenant's core is free again (whatever else the machine runs)
 
 
 def test_the_switch(monkeypatch):
