@@ -163,6 +163,9 @@ def normalize(text: str) -> str:
     return " ".join(t.split())
 
 
+_WORD_NAMES = frozenset(normalize(A.ACTION_NAMES[a]) for a in range(A.SENA_BASE))  # words and cards, not señas
+
+
 def parse_choice(text: str, legal: list[int]) -> tuple[str, object]:
     """``("action", id)`` or ``("command", name)``; raises :class:`ChoiceError`.
 
@@ -186,9 +189,8 @@ def parse_choice(text: str, legal: list[int]) -> tuple[str, object]:
         return "action", by_name[key]
     if key.startswith("sena ") and f"sena {key[5:]}" in by_name:  # "seña perro"
         return "action", by_name[f"sena {key[5:]}"]
-    word_names = {normalize(A.ACTION_NAMES[a]) for a in range(A.SENA_BASE)}
     if f"sena {key}" in by_name:  # "dos", as the señas line lists it
-        if key in word_names:  # "flor" is also a word: never make a seña of a word that cannot be said
+        if key in _WORD_NAMES:  # "flor" is also a word: never make a seña of a word that cannot be said
             raise ChoiceError(f"«{raw}» no se puede decir ahora; para la seña escribe «seña {key}».")
         return "action", by_name[f"sena {key}"]
     card_text = key[6:] if key.startswith("juego ") else key

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from truque_env.cards import card_str, hand_str, parse
+from truque_env.cards import card_str, hand_str, parse_hand
 from truque_env.settings import MatchSettings, resolve_tradition
 
 
@@ -93,12 +93,11 @@ class Table:
         arr = np.zeros((n, 3), dtype=np.int64)
         seen: dict[int, int] = {}
         for seat, h in enumerate(hands):
-            cards = parse(h, count=3) if isinstance(h, str) else [int(c) for c in h]
-            if len(cards) != 3:
-                raise ValueError(f"seat {seat}: a hand has 3 cards, got {len(cards)}")
+            try:
+                cards = parse_hand(h)
+            except ValueError as exc:
+                raise ValueError(f"seat {seat}: {exc}") from None
             for c in cards:
-                if not 0 <= c < 40:
-                    raise ValueError(f"seat {seat}: card id {c} out of range 0..39")
                 if c in seen:
                     raise ValueError(f"card {card_str(c)} dealt twice (seats {seen[c]} and {seat})")
                 seen[c] = seat
