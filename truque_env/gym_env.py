@@ -30,7 +30,9 @@ module documentation lists the actions, the observation slices, the rewards and 
 * ``reset(seed=s)`` seeds the table (``kernels.init_table`` with ``s``) and the built-in random
   policies (from ``np_random``); ``reset()`` continues the table's generator as the AEC env
   does. Policies you pass are not reseeded. A ``seed`` given to ``make_gym`` is used by the
-  first ``reset()`` without one and also seeds ``action_space``'s sampler.
+  first ``reset()`` without one and also seeds ``action_space``'s sampler. An episode that
+  ends before the learner's first decision (in argentino a todo dicho the others answer can
+  end the juego) is skipped: ``reset`` returns at his first decision of the next one.
 * ``action_masks()`` returns the learner's legal actions as booleans (the convention of
   maskable policy-gradient libraries).
 """
@@ -185,6 +187,11 @@ class TruqueGymEnv(gym.Env, EzPickle):
         self._started = True
         self._over = False
         self._play_others()
+        while not self.aec._live(self.agent) or self.aec.agent_selection != self.agent:
+            # the episode ended before the learner's first decision (in argentino a todo dicho
+            # answered by the others can end the juego): it is not his episode, the next one is
+            self.aec.reset()
+            self._play_others()
         return self._obs(), self._info()
 
     def step(self, action):

@@ -233,7 +233,7 @@ class raw_env(AECEnv, EzPickle):
         self.action_spaces = {a: spaces.Discrete(self._A.NUM_ACTIONS) for a in self.possible_agents}
 
         #: the engine state of the table and its public-word history (read them, don't write)
-        self.state = np.zeros(self._L.STATE_SIZE, dtype=self._L.STATE_DTYPE)
+        self.state = self.settings.new_states()  # zeros with the rule words
         self.hist = np.zeros(self._O.HISTORY_SIZE, dtype=np.int16)
         self._mask = np.zeros(self._A.NUM_ACTIONS, dtype=np.uint8)
         self._has_table = False

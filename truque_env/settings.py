@@ -23,6 +23,8 @@ import warnings
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+import numpy as np
+
 from truque_env.traditions import TraditionSpec, is_int, traditions
 from truque_env.traditions import get as get_tradition
 
@@ -76,6 +78,19 @@ class MatchSettings:
     def p_intercept_permille(self) -> int:
         return round(float(self.p_intercept) * 1000)
 
+    def new_states(self, count: int | None = None) -> np.ndarray:
+        """Zeroed state rows (``count`` of them, or one 1-D row) carrying these settings' rule
+        words (header ``RULES``), ready for ``kernels.init_table``, which keeps them."""
+        L = self.spec.layout
+        states = np.zeros((1 if count is None else count, L.STATE_SIZE), dtype=L.STATE_DTYPE)
+        states[:, L.RULES : L.RULES + len(self.rules)] = self.rules
+        return states[0] if count is None else states
+
+    @property
+    def rules(self) -> np.ndarray:
+        """The rule words of the options (TraditionSpec.rules_array)."""
+        return self.spec.rules_array(self.options)
+
     def to_dict(self) -> dict[str, Any]:
         """The settings with the sizes of the tradition's spaces, as stored in checkpoints and datasets."""
         spec = self.spec
@@ -104,6 +119,36 @@ def settings_from(tradition="moteno", team_size=3, target=None, juegos=3, senas_
                   **options) -> MatchSettings:
     """MatchSettings from keywords, the tradition's rule options among them (``Table(**kwargs)`` style)."""
     return MatchSettings(tradition, team_size, target, juegos, senas_per_mano, p_intercept, options)
+
+
+def parse_options(items, tradition: str) -> dict[str, Any]:
+    """Rule options from ``NAME=VALUE`` strings (the command line's ``--option``), each value read
+    as the type of the option's default (``true``/``false`` for a switch, an integer, a word); a
+    ValueError naming the problem for a malformed item, an unknown option or a bad value."""
+    spec = get_tradition(tradition)
+    out: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = str(item).partition("=")
+        name, text = name.strip(), text.strip()
+        if not sep or not name:
+            raise ValueError(f"--option {item!r}: write NAME=VALUE (e.g. flor=false)")
+        if name not in spec.options:
+            known = ", ".join(spec.options) or "none"
+            raise ValueError(f"unknown option {name!r} for {tradition}; known options: {known}")
+        default = spec.options[name]
+        if isinstance(default, bool):
+            words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+            if text.lower() not in words:
+                raise ValueError(f"--option {name}: {text!r} is not true or false")
+            out[name] = words[text.lower()]
+        elif isinstance(default, int):
+            try:
+                out[name] = int(text)
+            except ValueError:
+                raise ValueError(f"--option {name}: {text!r} is not an integer") from None
+        else:
+            out[name] = text
+    return out
 
 
 def resolve_tradition(tradition="moteno", variant=None) -> str:

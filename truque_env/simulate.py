@@ -57,12 +57,12 @@ def stream_seeds(seed: int, streams: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def simulate(cfg: SimulateConfig) -> dict:
     settings = MatchSettings(cfg.tradition, cfg.team_size, cfg.target, 3, cfg.senas_per_mano, cfg.p_intercept)
     spec = settings.spec
-    B, L = spec.batch, spec.layout
+    B = spec.batch
     if cfg.manos < 1 or cfg.tables < 1:
         raise ValueError("manos and tables must be positive")
     n_streams = -(-cfg.manos // MANOS_PER_STREAM)
     tables = min(cfg.tables, n_streams)
-    states = np.zeros((tables, L.STATE_SIZE), dtype=L.STATE_DTYPE)
+    states = settings.new_states(tables)  # zeros with the rule words
     stats = np.zeros((tables, B.NUM_STATS), dtype=np.int64)
 
     def play_streams(first: int, count: int) -> None:

@@ -51,8 +51,7 @@ class Table:
         self.juegos_per_partida, self.senas_per_mano, self.p_intercept = self.settings.juegos, self.settings.senas_per_mano, p_intercept
         self.seed = int(seed)
         self.log: list[LogEntry] = []
-        L = self._L
-        self.state = np.zeros(L.STATE_SIZE, dtype=L.STATE_DTYPE)
+        self.state = self.settings.new_states()  # zeros with the rule words
         self._K.init_table(self.state, self.team_size, self.target, self.juegos_per_partida, self.senas_per_mano,
                            self.settings.p_intercept_permille, self.seed)
         self._mask = np.zeros(self._A.NUM_ACTIONS, dtype=np.uint8)

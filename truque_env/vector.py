@@ -69,7 +69,7 @@ class VectorEnv:
         self.reward_scale = 1.0 / target if scale_rewards else 1.0
         self._permille, self._senas = permille, senas_per_mano
         n = self.num_envs
-        self.states = np.zeros((n, L.STATE_SIZE), dtype=L.STATE_DTYPE)
+        self.states = settings.new_states(n)  # zeros with the rule words
         self.hists = np.zeros((n, Obs.HISTORY_SIZE), dtype=np.int16)
         self.obs = np.zeros((n, Obs.OBS_SIZE), dtype=np.int8)
         self.mask = np.zeros((n, A.NUM_ACTIONS), dtype=np.uint8)

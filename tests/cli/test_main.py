@@ -46,7 +46,7 @@ def test_train_ppo_help_shows_the_config_file_and_the_settings(capsys):
     (["evaluate", "--juegos", "0"], "juegos: input should be greater than or equal to 1"),
     (["league", "--policies", "random,random", "--p-intercept", "2"], "p_intercept: input should be less than"),
     (["play", "--seat", "-1"], "seat: input should be greater than or equal to 0"),
-    (["simulate", "--tradition", "nope"], "unknown tradition 'nope'; known: moteno"),
+    (["simulate", "--tradition", "nope"], "unknown tradition 'nope'; known: argentino, moteno"),
     (["evaluate", "--a", "heuristic", "--b", "random", "--team-size", "5"], "team_size must be 1..4"),
     (["evaluate", "--a", "nobot", "--b", "random"], "unknown policy 'nobot'"),
     (["train", "ppo", "--config", "nope.toml"], "--config 'nope.toml': no such file"),

@@ -13,16 +13,16 @@ from truque_env.cards import card_str
 from truque_env.traditions import TraditionSpec, get
 
 
-def test_moteno_is_registered():
-    assert truque_env.traditions() == ("moteno",)
+def test_moteno_and_argentino_are_registered():
+    assert truque_env.traditions() == ("argentino", "moteno")
     spec = get("moteno")
     assert isinstance(spec, TraditionSpec) and spec.name == "moteno" and spec.team_sizes == (1, 2, 3, 4)
     assert spec.env_name == truque_env.raw_env(team_size=1).metadata["name"]
 
 
 def test_an_unknown_tradition_is_a_clear_error_naming_the_known_ones():
-    for bad in ("argentino", "Moteno", "", None):
-        with pytest.raises(ValueError, match="unknown tradition .*known: moteno"):
+    for bad in ("uruguayo", "Moteno", "", None):
+        with pytest.raises(ValueError, match="unknown tradition .*known: argentino, moteno"):
             truque_env.valuations(bad)
 
 
@@ -65,8 +65,8 @@ def test_moteno_valuations_agree_with_the_reference_on_every_hand():
 def test_every_environment_takes_tradition_and_refuses_an_unknown_one(make):
     env = make(tradition="moteno")
     assert (env.aec if hasattr(env, "aec") else env).tradition == "moteno"  # the Gymnasium env wraps an AEC env
-    with pytest.raises(ValueError, match="unknown tradition 'argentino'; known: moteno"):
-        make(tradition="argentino")
+    with pytest.raises(ValueError, match="unknown tradition 'uruguayo'; known: argentino, moteno"):
+        make(tradition="uruguayo")
     with pytest.warns(DeprecationWarning, match="variant= is deprecated"):
         make(variant="moteno")  # the old keyword, for one release
     with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="unknown variant 'uruguayo'"):
@@ -107,7 +107,7 @@ def test_match_settings_check_every_field_and_the_traditions_options():
     s = MatchSettings(team_size=2)
     assert (s.tradition, s.target, s.juegos, s.p_intercept_permille) == ("moteno", 30, 3, 100)
     assert s.to_dict()["obs_size"] == 1270 and s.to_dict()["num_actions"] == 91
-    for kwargs, message in [({"tradition": "nope"}, "unknown tradition 'nope'; known: moteno"),
+    for kwargs, message in [({"tradition": "nope"}, "unknown tradition 'nope'; known: argentino, moteno"),
                             ({"team_size": 5}, "team_size must be 1..4"),
                             ({"target": 1}, "target must be an integer 2..100"),
                             ({"juegos": 2}, "juegos must be an odd number"),

@@ -449,8 +449,8 @@ def test_the_game_in_the_toml_env_table_and_in_the_checkpoint(tmp_path):
     toml.write_text('[env]\ntradition = "moteno"\nteam_size = 1\n\n[ppo]\nnum_envs = 8\nnum_steps = 4\n')
     cfg = PPOConfig.from_toml(toml)
     assert (cfg.tradition, cfg.team_size, cfg.num_envs) == ("moteno", 1, 8)
-    toml.write_text('[env]\ntradition = "argentino"\n\n[ppo]\nnum_envs = 8\n')
-    with pytest.raises(ValueError, match="unknown tradition 'argentino'; known: moteno"):
+    toml.write_text('[env]\ntradition = "uruguayo"\n\n[ppo]\nnum_envs = 8\n')
+    with pytest.raises(ValueError, match="unknown tradition 'uruguayo'; known: argentino, moteno"):
         PPOConfig.from_toml(toml)
     toml.write_text('[env]\nhidden = 8\n\n[ppo]\nnum_envs = 8\n')
     with pytest.raises(ValueError, match=r"\[env\] 'hidden' is not a match setting"):

@@ -26,6 +26,7 @@ HEADER_FIELDS = (
     ("JUEGOS_TO_WIN", 1),
     ("SENAS_LIMIT", 1),  # señas per player per mano
     ("P_INTERCEPT", 1),  # permille
+    ("RULES", 4),  # the tradition's rule options as words (TraditionSpec.rule_words); kept by init_table
     # the partida
     ("SCORE", 2),  # points of each team in the juego in progress
     ("JUEGOS", 2),  # juegos won
@@ -70,6 +71,9 @@ def offsets(fields) -> tuple[dict[str, int], int]:
         out[name] = pos
         pos += width
     return out, pos
+
+
+NUM_RULE_WORDS = 4
 
 
 _OFFSETS, HEADER_SIZE = offsets(HEADER_FIELDS)

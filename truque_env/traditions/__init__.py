@@ -2,7 +2,7 @@
 
 >>> import truque_env
 >>> truque_env.traditions()
-('moteno',)
+('argentino', 'moteno')
 >>> v = truque_env.valuations("moteno")
 >>> v.power("11B"), v.hand_values("7E 6E 3B")
 (17, {'pares': 33, 'flor': 0})
@@ -92,6 +92,19 @@ class TraditionSpec:
     """the tradition's rule options and their defaults (tradition=..., **options)"""
     nicknames: Mapping[int, str] = field(default_factory=dict)
     """the cards' nicknames in the tradition"""
+    rule_words: Callable[[Mapping[str, Any]], tuple[int, ...]] | None = None
+    """the rule options (all of them, checked) as the words of the header's ``RULES`` field, which
+    the kernels read; None: a tradition without options (the words stay 0)"""
+
+    def rules_array(self, options: Mapping[str, Any]) -> np.ndarray:
+        """The ``RULES`` words of a table playing with ``options`` (int16, ``NUM_RULE_WORDS``)."""
+        from truque_env.engine.header import NUM_RULE_WORDS
+
+        words = np.zeros(NUM_RULE_WORDS, dtype=np.int16)
+        if self.rule_words is not None:
+            given = self.rule_words(options)
+            words[: len(given)] = given
+        return words
 
     def card_name(self, card: int) -> str:
         """The card's Spanish name with its nickname in this tradition."""

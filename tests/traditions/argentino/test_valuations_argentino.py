@@ -56,11 +56,31 @@ def test_a_bad_hand_is_a_clear_error(bad):
         AR.envido_value(bad)
 
 
-def test_a_tradition_under_construction_is_not_registered():
+def test_the_public_valuations_are_the_same_interface_as_motenos():
     import truque_env
-    from truque_env.traditions import argentino
 
-    assert argentino.UNDER_CONSTRUCTION and not hasattr(argentino, "SPEC")
-    assert "argentino" not in truque_env.traditions()
-    with pytest.raises(ValueError, match="unknown tradition 'argentino'"):
-        truque_env.valuations("argentino")
+    v = truque_env.valuations("argentino")
+    assert v.power("1E") == 14 and v.power(card_id(4, "C")) == 1
+    assert v.hand_values("7E 6E 3B") == {"envido": 33, "flor": 0}
+    assert v.hand_values([card_id(5, "O"), card_id(6, "O"), card_id(7, "O")]) == {"envido": 33, "flor": 38}
+    with pytest.raises(ValueError, match="turns up no card"):
+        v.power("1E", turnup="4C")
+
+
+def test_a_tradition_under_construction_is_not_registered(tmp_path, monkeypatch):
+    """A package that says UNDER_CONSTRUCTION instead of defining SPEC is skipped by the registry."""
+    import truque_env
+    from truque_env import traditions as T
+
+    pkg = tmp_path / "en_obra"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text('UNDER_CONSTRUCTION = "only its valuations exist"\n')
+    monkeypatch.setattr(T, "__path__", [*T.__path__, str(tmp_path)])
+    T._registry.cache_clear()
+    try:
+        assert "en_obra" not in truque_env.traditions() and "argentino" in truque_env.traditions()
+        with pytest.raises(ValueError, match="unknown tradition 'en_obra'"):
+            truque_env.valuations("en_obra")
+    finally:
+        monkeypatch.undo()
+        T._registry.cache_clear()

@@ -24,8 +24,11 @@ from truque_env.traditions.moteno.rules import (
 
 @njit(cache=True)
 def init_table(s, team_size, target, juegos, senas_limit, p_intercept_permille, seed):
-    """Configure a fresh table and draw the first dealer (Art. 4.1, ruling 6)."""
+    """Configure a fresh table and draw the first dealer (Art. 4.1, ruling 6). The rule words
+    (``RULES``, written once by the environment) are kept."""
+    r0, r1, r2, r3 = s[L.RULES], s[L.RULES + 1], s[L.RULES + 2], s[L.RULES + 3]
     s[:] = 0
+    s[L.RULES], s[L.RULES + 1], s[L.RULES + 2], s[L.RULES + 3] = r0, r1, r2, r3
     s[L.N_PLAYERS] = 2 * team_size
     s[L.TEAM_SIZE] = team_size
     s[L.TARGET] = target
