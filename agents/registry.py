@@ -71,8 +71,15 @@ def _cfr(seed: int):
     return CFRPolicy(CFR_BOT, seed=seed)
 
 
+def _heuristic_argentino(seed: int):
+    from agents.heuristic_argentino import make_policy
+
+    return make_policy(seed=seed)
+
+
 # the bots of each tradition; random plays every tradition (it reads only the mask)
-BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas, "ppo": _ppo, "cfr": _cfr}}
+BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas, "ppo": _ppo, "cfr": _cfr},
+        "argentino": {"heuristic": _heuristic_argentino}}
 
 
 def known_policies(tradition: str = "moteno") -> list[str]:

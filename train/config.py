@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from truque_env.settings import MatchSettings
+from truque_env.settings import MatchSettings, parse_options
 
 
 def from_toml(cls, path: Path, section: str, **overrides):
@@ -92,6 +92,8 @@ def match_settings(cfg) -> MatchSettings:
     defaults; a config's ``juegos`` counts juegos to play, not a partida's length)."""
     names = ("tradition", "team_size", "target", "senas_per_mano", "p_intercept", "options")
     given = {n: getattr(cfg, n) for n in names if hasattr(cfg, n)}
+    if getattr(cfg, "option", ()):  # the command line's --option NAME=VALUE
+        given["options"] = {**given.get("options", {}), **parse_options(cfg.option, given.get("tradition", "moteno"))}
     if hasattr(cfg, "juegos_per_partida"):
         given["juegos"] = cfg.juegos_per_partida
     return MatchSettings(**given)

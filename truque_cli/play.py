@@ -35,7 +35,7 @@ from rich.text import Text
 from truque_env.cards import card_name, card_str, parse_card
 from truque_env.io import write_text_atomic
 from truque_env.policy import check_team_size
-from truque_env.settings import MatchSettings
+from truque_env.settings import MatchSettings, parse_options
 from truque_env.table import Table
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import kernels as K
@@ -99,6 +99,8 @@ class PlayConfig:
     """write the whole account of each mano to a text file in this folder"""
     pause: bool = True
     """wait for Enter between manos"""
+    option: tuple[str, ...] = ()
+    """the tradition's rule options as NAME=VALUE (e.g. flor=false; docs/rules/)"""
 
 
 # -- bots -------------------------------------------------------------------------------------
@@ -641,7 +643,8 @@ def play(cfg: PlayConfig, input_fn: Callable[[], str] | None = None, console: Co
     """
     console = console or Console()
     input_fn = input_fn or (lambda: input())  # looked up at each call (tests patch builtins.input)
-    MatchSettings(cfg.tradition, cfg.team_size, cfg.target, cfg.juegos, cfg.senas_per_mano, cfg.p_intercept)
+    MatchSettings(cfg.tradition, cfg.team_size, cfg.target, cfg.juegos, cfg.senas_per_mano, cfg.p_intercept,
+                  parse_options(cfg.option, cfg.tradition))
     n = 2 * cfg.team_size
     if not 0 <= cfg.seat < n:
         raise ValueError(f"--seat must be 0..{n - 1} at a table of {n}, got {cfg.seat}")

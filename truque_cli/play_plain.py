@@ -16,6 +16,7 @@ from rich.text import Text
 from truque_cli.play import normalize
 from truque_env.engine import header as H
 from truque_env.pettingzoo_env import raw_env
+from truque_env.settings import parse_options
 
 GOODBYE = "¡Hasta la próxima!"
 
@@ -37,7 +38,8 @@ def choose(text: str, legal: list[int], names) -> int | str:
 def play_plain(cfg, input_fn: Callable[[], str], console: Console, policies: dict[int, object]) -> dict:
     """One partida of ``cfg.tradition`` with the person at ``cfg.seat`` (a ``PlayConfig``)."""
     env = raw_env(tradition=cfg.tradition, team_size=cfg.team_size, target=cfg.target, juegos=cfg.juegos,
-                  senas_per_mano=cfg.senas_per_mano, p_intercept=cfg.p_intercept, episode="partida")
+                  senas_per_mano=cfg.senas_per_mano, p_intercept=cfg.p_intercept, episode="partida",
+                  **parse_options(cfg.option, cfg.tradition))
     env.reset(seed=cfg.seed)
     spec, names = env.spec, env.spec.actions.ACTION_NAMES
     me, manos, quit_ = cfg.seat, 0, False
@@ -52,8 +54,8 @@ def play_plain(cfg, input_fn: Callable[[], str], console: Console, policies: dic
         obs = env.observe(agent)
         if seat == me:
             legal = env.legal_actions()
-            console.print(spec.render(env.state, env.hist, viewer=me), highlight=False)
-            console.print("  ".join(f"{k}) {names[a]}" for k, a in enumerate(legal, 1)), highlight=False)
+            console.print(spec.render(env.state, env.hist, viewer=me), highlight=False, markup=False)
+            console.print("  ".join(f"{k}) {names[a]}" for k, a in enumerate(legal, 1)), highlight=False, markup=False)
             while True:
                 try:
                     line = input_fn()

@@ -12,7 +12,7 @@ from pydantic import Field
 
 from truque_env.engine.rng import mix64_array
 from truque_env.progress import report_console
-from truque_env.settings import MatchSettings
+from truque_env.settings import MatchSettings, parse_options
 from truque_env.threads import WATCH
 from truque_env.traditions import get as get_tradition
 
@@ -37,6 +37,8 @@ class SimulateConfig:
     tables: Annotated[int, Field(ge=1)] = 1024
     """tables stepped in parallel (the speed, not the result: streams of 32 manos, see MANOS_PER_STREAM)"""
     seed: Annotated[int, Field(ge=0)] = 0
+    option: tuple[str, ...] = ()
+    """the tradition's rule options as NAME=VALUE (e.g. flor=false todo_dicho=false; docs/rules/)"""
     json_out: Path | None = None
     """also write the statistics as JSON here"""
     progress: bool = True
@@ -55,7 +57,8 @@ def stream_seeds(seed: int, streams: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 
 def simulate(cfg: SimulateConfig) -> dict:
-    settings = MatchSettings(cfg.tradition, cfg.team_size, cfg.target, 3, cfg.senas_per_mano, cfg.p_intercept)
+    settings = MatchSettings(cfg.tradition, cfg.team_size, cfg.target, 3, cfg.senas_per_mano, cfg.p_intercept,
+                             parse_options(cfg.option, cfg.tradition))
     spec = settings.spec
     B = spec.batch
     if cfg.manos < 1 or cfg.tables < 1:

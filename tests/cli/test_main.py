@@ -99,3 +99,22 @@ def test_simulate_gives_the_same_statistics_at_any_number_of_tables(tmp_path, ca
     main(["simulate", "--manos", "700", "--team-size", "2", "--seed", "4", "--no-progress",
           "--json-out", str(tmp_path / "other.json")])
     assert json.loads((tmp_path / "other.json").read_text())["decisions_per_mano"] != results[0]["decisions_per_mano"]
+
+
+def test_simulate_argentino_with_its_options(tmp_path, capsys):
+    """``--tradition argentino`` and ``--option NAME=VALUE``: without flor no flor is sung, without
+    todo dicho nobody says it."""
+    import json
+
+    out = tmp_path / "a.json"
+    main(["simulate", "--tradition", "argentino", "--manos", "2000", "--team-size", "2", "--no-progress",
+          "--json-out", str(out)])
+    plain = json.loads(out.read_text())
+    assert plain["manos"] == 2000 and plain["manos_with_flor_sung"] > 0 and plain["manos_with_todo_dicho"] > 0
+    out2 = tmp_path / "b.json"
+    main(["simulate", "--tradition", "argentino", "--manos", "2000", "--team-size", "2", "--no-progress",
+          "--option", "flor=false", "todo_dicho=no", "--json-out", str(out2)])
+    capsys.readouterr()
+    other = json.loads(out2.read_text())
+    assert other["manos_with_flor_sung"] == 0 and other["manos_with_todo_dicho"] == 0
+    assert other["tantos_per_mano"]["flor"] == 0

@@ -481,11 +481,12 @@ def print_report(report: Report, console=None) -> None:
                   _fmt_ci(w["wilson95"], True), _fmt_ci(w["paired"]["normal95"], True),
                   _fmt_ci(w["paired"]["bootstrap95"], True))
     console.print(t)
-    t = Table(title="chinas won per mano (95% CI, clustered by pair)")
+    spec = get_tradition(cfg.get("tradition", "moteno"))
+    t = Table(title=f"{spec.points} won per mano (95% CI, clustered by pair)")
     t.add_column("source")
     for side in SIDES:
         t.add_column(f"{side} ({names[side]})")
-    sources = get_tradition(cfg.get("tradition", "moteno")).sources
+    sources = spec.sources
     for src in (*sources, "total"):
         t.add_row(src, *(f"{d['chinas_per_mano'][s][src]['mean']:.3f} "
                          f"{_fmt_ci(d['chinas_per_mano'][s][src]['ci95'])}" for s in SIDES))
@@ -521,6 +522,8 @@ class EvaluateConfig:
     """a partida is won by the first to win (juegos_per_partida + 1) // 2 juegos"""
     senas_per_mano: Annotated[int, Field(ge=0)] = 1
     p_intercept: Annotated[float, Field(ge=0, le=1)] = 0.1
+    option: tuple[str, ...] = ()
+    """the tradition's rule options as NAME=VALUE (e.g. flor=false todo_dicho=false; docs/rules/)"""
     num_envs: Annotated[int, Field(ge=2, multiple_of=2)] = 256
     """tables played at once: an even number, the duplicate twins (how many changes the speed, not the outcome)"""
     seed: Annotated[int, Field(ge=0)] = 0

@@ -92,6 +92,8 @@ class TraditionSpec:
     """the tradition's rule options and their defaults (tradition=..., **options)"""
     nicknames: Mapping[int, str] = field(default_factory=dict)
     """the cards' nicknames in the tradition"""
+    points: str = "points"
+    """what the tradition calls its points (Moteño's chinas, argentino's tantos), for reports"""
     rule_words: Callable[[Mapping[str, Any]], tuple[int, ...]] | None = None
     """the rule options (all of them, checked) as the words of the header's ``RULES`` field, which
     the kernels read; None: a tradition without options (the words stay 0)"""

@@ -80,4 +80,5 @@ SPEC = TraditionSpec(
     options=config.OPTIONS,
     nicknames=R.CARD_NICKNAME,
     rule_words=config.rule_words,
+    points="tantos",
 )

@@ -70,4 +70,5 @@ SPEC = TraditionSpec(
     reference="tests.reference.moteno_ref",
     options=config.OPTIONS,
     nicknames=M.CARD_NICKNAME,
+    points="chinas",
 )
