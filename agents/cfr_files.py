@@ -25,8 +25,9 @@ _KEYS = ("format", "version", "config", "abstraction", "iteration", "seconds", "
          "cum_policy", "log")
 
 
-def read_checkpoint(path: Path) -> dict:
-    """The arrays of an MCCFR run's checkpoint, validated (a clear ValueError for anything else)."""
+def read_checkpoint(path: Path, abstraction=CA) -> dict:
+    """The arrays of an MCCFR run's checkpoint, validated (a clear ValueError for anything else);
+    ``abstraction`` is the module of the run's abstraction (Moteño's by default)."""
     path = Path(path)
     ck = read_npz(path, "MCCFR checkpoint")
     if any(k not in ck for k in _KEYS) or str(ck["format"]) != CHECKPOINT_FORMAT:
@@ -34,13 +35,14 @@ def read_checkpoint(path: Path) -> dict:
     if int(ck["version"]) != CHECKPOINT_VERSION:
         raise ValueError(f"{path}: checkpoint version {int(ck['version'])}, this code reads {CHECKPOINT_VERSION}")
     abst = json.loads(str(ck["abstraction"]))
-    if abst != CA.describe_abstraction():
-        raise ValueError(f"{path}: made with another abstraction ({abst}); this code has {CA.describe_abstraction()}")
+    if abst != abstraction.describe_abstraction():
+        raise ValueError(f"{path}: made with another abstraction ({abst}); this code has "
+                         f"{abstraction.describe_abstraction()}")
     cap, slots, keys = int(ck["capacity"]), ck["slots"], ck["keys"]
     n = slots.shape[0] if slots.ndim == 1 else -1
     if (cap < 1 or cap & (cap - 1) or n < 0 or slots.dtype != np.int64 or keys.shape != (n,)
-            or keys.dtype != np.int64 or ck["regrets"].shape != (n, CA.NUM_ABSTRACT)
-            or ck["cum_policy"].shape != (n, CA.NUM_ABSTRACT) or ck["regrets"].dtype != np.float32
+            or keys.dtype != np.int64 or ck["regrets"].shape != (n, abstraction.NUM_ABSTRACT)
+            or ck["cum_policy"].shape != (n, abstraction.NUM_ABSTRACT) or ck["regrets"].dtype != np.float32
             or ck["cum_policy"].dtype != np.float32 or int(ck["iteration"]) < 0
             or (n and (slots.min() < 0 or slots.max() >= cap or np.unique(slots).size != n or (keys == 0).any()))
             or not np.isfinite(ck["regrets"]).all() or not np.isfinite(ck["cum_policy"]).all()):

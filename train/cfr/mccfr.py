@@ -43,6 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from agents import cfr_abstraction as CA
+from agents import cfr_abstraction_argentino
 from agents.cfr_files import (
     CHECKPOINT_FORMAT,
     CHECKPOINT_VERSION,
@@ -53,20 +54,25 @@ from agents.cfr_files import (
 )
 from train import config
 from train.cfr import mccfr_kernels as MK
-from truque_env.io import write_json_atomic, write_npz_atomic
+from train.cfr import mccfr_kernels_argentino
+from truque_env.io import read_npz, write_json_atomic, write_npz_atomic
 from truque_env.settings import MatchSettings
-from truque_env.traditions.moteno import actions as A
-from truque_env.traditions.moteno import layout as L
-from truque_env.traditions.moteno import observation as O
+from truque_env.traditions import get as get_tradition
+
+# the traversal kernels and the abstraction of each tradition the trainer plays (one module each:
+# numba caches no loop that takes the engine as an argument, docs/engine.md)
+GAMES = {"moteno": (MK, CA), "argentino": (mccfr_kernels_argentino, cfr_abstraction_argentino)}
 
 # settings that change a run's iterates: a resumed run must have the same ones
-SHAPING = ("team_size", "target", "capacity_log2", "linear", "epsilon", "tau", "beta", "seed")
+SHAPING = ("tradition", "team_size", "target", "capacity_log2", "linear", "epsilon", "tau", "beta", "seed")
 
 
 @dataclass
 class MCCFRConfig:
     """An MCCFR run on the 1 contra 1 mano: also the command line (tyro) and the TOML (``[mccfr]``)."""
 
+    tradition: str = "moteno"
+    """the game: moteno or argentino (each with its abstraction, agents.cfr_abstraction*)"""
     team_size: int = 1
     """players per team: only 1 (mano a mano) is supported"""
     target: int = 30
@@ -108,6 +114,9 @@ class MCCFRConfig:
     verbose: bool = True
 
     def validate(self) -> None:
+        if self.tradition not in GAMES:
+            get_tradition(self.tradition)  # an unknown tradition: its own clear error
+            raise ValueError(f"MCCFR has no abstraction for {self.tradition!r}; it plays {', '.join(GAMES)}")
         if self.team_size != 1:
             raise ValueError(f"MCCFR plays 1 contra 1 only (team_size = 1), got team_size = {self.team_size}")
         if not 2 <= self.target <= 127:
@@ -139,18 +148,23 @@ class MCCFRSolver:
     def __init__(self, cfg: MCCFRConfig):
         cfg.validate()
         self.cfg = cfg
+        self.kernels, self.abstraction = MKT, CAT = GAMES[cfg.tradition]
+        self.settings = MatchSettings(cfg.tradition, 1, cfg.target, 1, 0, 0.0)
+        spec = self.settings.spec
+        layout, obs, actions = spec.layout, spec.observation, spec.actions
         cap = 1 << cfg.capacity_log2
         self.keys = np.zeros(cap, dtype=np.int64)
-        self.regrets = np.zeros((cap, CA.NUM_ABSTRACT), dtype=np.float32)
-        self.cum_policy = np.zeros((cap, CA.NUM_ABSTRACT), dtype=np.float32)
+        self.regrets = np.zeros((cap, CAT.NUM_ABSTRACT), dtype=np.float32)
+        self.cum_policy = np.zeros((cap, CAT.NUM_ABSTRACT), dtype=np.float32)
         self.info = np.zeros(MK.INFO_SIZE, dtype=np.int64)
         self.info[MK.I_MAX_FILL] = int(cap * MK.MAX_LOAD)
         self.iteration = 0
         d = MK.MAX_DEPTH
-        self._scratch = (np.zeros((d, L.STATE_SIZE), dtype=np.int16), np.zeros((d, O.HISTORY_SIZE), dtype=np.int16),
-                         np.zeros((d, O.OBS_SIZE), dtype=np.int8), np.zeros((d, A.NUM_ACTIONS), dtype=np.uint8),
-                         np.zeros((d, CA.NUM_ABSTRACT), dtype=np.uint8), np.zeros((d, CA.NUM_ABSTRACT), dtype=np.int64),
-                         np.zeros((d, CA.NUM_ABSTRACT)), np.zeros((d, CA.NUM_ABSTRACT)))
+        self._scratch = (self.settings.new_states(d), np.zeros((d, obs.HISTORY_SIZE), dtype=np.int16),
+                         np.zeros((d, obs.OBS_SIZE), dtype=np.int8), np.zeros((d, actions.NUM_ACTIONS), dtype=np.uint8),
+                         np.zeros((d, CAT.NUM_ABSTRACT), dtype=np.uint8), np.zeros((d, CAT.NUM_ABSTRACT), dtype=np.int64),
+                         np.zeros((d, CAT.NUM_ABSTRACT)), np.zeros((d, CAT.NUM_ABSTRACT)))
+        assert MKT.MAX_DEPTH == d and layout.STATE_SIZE == self._scratch[0].shape[1]
         self._sampling = np.array([cfg.epsilon, cfg.tau, cfg.beta], dtype=np.float64)
         self._rng = np.zeros(1, dtype=np.uint64)
         self._dist = np.zeros(2, dtype=np.int64)
@@ -172,7 +186,7 @@ class MCCFRSolver:
         if iterations < 0:
             raise ValueError(f"iterations must be >= 0, got {iterations}")
         c = self.cfg
-        done = MK.run_iterations(self.iteration, iterations, c.seed, c.target, c.linear, self._sampling, *self._scratch,
+        done = self.kernels.run_iterations(self.iteration, iterations, c.seed, c.target, c.linear, self._sampling, *self._scratch,
                                  self.keys, self.regrets, self.cum_policy, self._rng, self._dist, self.info)
         stop = int(self.info[MK.I_STOP])
         if stop:
@@ -192,7 +206,8 @@ class MCCFRSolver:
         """(mean capped chinas per mano of the average policy against random play, share of its
         decisions at unseen information sets)."""
         info = np.zeros(MK.INFO_SIZE, dtype=np.int64)
-        v = MK.match_vs_random(manos, seed, self.cfg.target, self.keys, self.cum_policy, info)
+        v = self.kernels.match_vs_random(manos, seed, self.cfg.target, self.keys, self.cum_policy, info,
+                                         self.settings.rules)
         return float(v), float(info[MK.I_MISSES] / max(1, info[MK.I_LOOKUPS]))
 
 
@@ -205,7 +220,7 @@ def save_checkpoint(path: Path, solver: MCCFRSolver, seconds: float, log: list[d
                     dtype=np.float64).reshape(-1, 5)
     arrays = {"format": np.array(CHECKPOINT_FORMAT), "version": np.array(CHECKPOINT_VERSION),
               "config": np.array(json.dumps(config.to_dict(solver.cfg))),
-              "abstraction": np.array(json.dumps(CA.describe_abstraction())),
+              "abstraction": np.array(json.dumps(solver.abstraction.describe_abstraction())),
               "iteration": np.array(solver.iteration, dtype=np.int64), "seconds": np.array(float(seconds)),
               "capacity": np.array(solver.capacity, dtype=np.int64), "slots": slots, "keys": solver.keys[slots],
               "regrets": solver.regrets[slots], "cum_policy": solver.cum_policy[slots], "log": rows}
@@ -215,10 +230,20 @@ def save_checkpoint(path: Path, solver: MCCFRSolver, seconds: float, log: list[d
 def load_checkpoint(path: Path, cfg: MCCFRConfig | None = None) -> dict:
     """The arrays of a checkpoint, validated (``agents.cfr_files.read_checkpoint``); with ``cfg``,
     a ValueError unless the run settings match."""
-    ck = read_checkpoint(path)
+    tradition = cfg.tradition if cfg is not None else _tradition_of(path)
+    ck = read_checkpoint(path, GAMES[tradition][1] if tradition in GAMES else CA)
     if cfg is not None:
         config.check_same_settings(path, json.loads(str(ck["config"])), cfg, SHAPING)
     return ck
+
+
+def _tradition_of(path: Path) -> str:
+    """The tradition a checkpoint's run played (its config; Moteño's before the field existed)."""
+    arrays = read_npz(path, "MCCFR checkpoint")
+    try:
+        return json.loads(str(arrays["config"])).get("tradition", "moteno")
+    except (KeyError, ValueError, AttributeError):
+        return "moteno"  # read_checkpoint then says what is wrong with the file
 
 
 def restore(solver: MCCFRSolver, ck: dict) -> None:
@@ -243,6 +268,10 @@ def export_policy(checkpoint: Path, out: Path, max_states: int = 1_200_000) -> d
     information sets of largest average-strategy weight (those the self-play reaches most), keys
     sorted, probabilities float16; ``np.savez_compressed``, atomic. Returns a summary."""
     ck = load_checkpoint(checkpoint)
+    tradition = json.loads(str(ck["config"])).get("tradition", "moteno")
+    if tradition != "moteno":  # the bot (agents.cfr_policy) reads Moteño's abstraction only
+        raise ValueError(f"{checkpoint}: an MCCFR run of {tradition}; only Moteño's average policy ships as "
+                         "the cfr bot (its bot for argentino comes with its strength, a later issue)")
     total = ck["cum_policy"].astype(np.float64).sum(axis=1)
     keep = np.flatnonzero(total > 0)
     if keep.size > max_states:

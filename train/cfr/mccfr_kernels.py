@@ -1,5 +1,6 @@
-"""The numba side of the 1 contra 1 MCCFR (``train.cfr.mccfr``): the table of information sets,
-regret matching, the sampled traversal on the real engine, and a test match. The abstraction
+"""The numba side of the 1 contra 1 MCCFR of Truque Moteño (``train.cfr.mccfr``): the sampled
+traversal on the real engine and a test match (the table of information sets and regret matching
+are ``train.cfr.mccfr_table``, shared with argentino's ``mccfr_kernels_argentino``). The abstraction
 (information-set keys, abstract actions) is ``agents.cfr_abstraction``, shared with the bot.
 
 **Table of information sets.** Keys go to rows by open addressing with linear probing in a
@@ -30,6 +31,25 @@ import numpy as np
 from numba import njit
 
 from agents.cfr_abstraction import NUM_ABSTRACT, abstract_actions, state_key
+from train.cfr.mccfr_table import (  # noqa: F401  (the table's names, read by train.cfr.mccfr through this module)
+    I_FILL,
+    I_LOOKUPS,
+    I_MAX_FILL,
+    I_MISSES,
+    I_NODES,
+    I_STOP,
+    INFO_SIZE,
+    MAX_DEPTH,
+    MAX_LOAD,
+    STOP_DEPTH,
+    STOP_FULL,
+    average_strategy,
+    regret_matching,
+    sample_index,
+    table_find,
+    table_insert,
+    table_insert_many,
+)
 from truque_env.engine.rng import mix64, uniform01
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import kernels as K
@@ -39,88 +59,10 @@ from truque_env.traditions.moteno import observation as O
 # ------------------------------------------------------------------------------------------
 # the trainer's kernels
 
-MAX_LOAD = 0.9
-MAX_DEPTH = 96
-# info[]: counters shared with Python
-I_FILL, I_STOP, I_NODES, I_MAX_FILL, I_MISSES, I_LOOKUPS = 0, 1, 2, 3, 4, 5
-INFO_SIZE = 8
-STOP_FULL, STOP_DEPTH = 1, 2
 
 
 # ------------------------------------------------------------------------------------------
 # the table
-
-
-@njit(cache=True)
-def table_find(keys, key):
-    """Slot of ``key``, or -1 when it is not in the table."""
-    cap_mask = keys.size - 1
-    i = np.int64(key) & cap_mask
-    while True:
-        k = keys[i]
-        if k == key:
-            return i
-        if k == 0:
-            return np.int64(-1)
-        i = (i + 1) & cap_mask
-
-
-@njit(cache=True)
-def table_insert(keys, key, info):
-    """Slot of ``key``, inserted if new; -1 when the table is full (``info[I_FILL] >= info[I_MAX_FILL]``)."""
-    cap_mask = keys.size - 1
-    i = np.int64(key) & cap_mask
-    while True:
-        k = keys[i]
-        if k == key:
-            return i
-        if k == 0:
-            if info[I_FILL] >= info[I_MAX_FILL]:
-                return np.int64(-1)
-            keys[i] = key
-            info[I_FILL] += 1
-            return i
-        i = (i + 1) & cap_mask
-
-
-@njit(cache=True)
-def table_insert_many(keys, new_keys, info, slots):
-    """Insert each of ``new_keys``; ``slots[j]`` gets its slot (-1: the table was full)."""
-    for j in range(new_keys.size):
-        slots[j] = table_insert(keys, new_keys[j], info)
-
-
-@njit(cache=True)
-def regret_matching(regrets, row, amask, out):
-    """The current strategy at ``row``: positive regrets normalised over the legal actions,
-    uniform over them when none is positive; zero on illegal ones."""
-    total = 0.0
-    n = 0
-    for a in range(NUM_ABSTRACT):
-        out[a] = 0.0
-        if amask[a]:
-            n += 1
-            r = regrets[row, a]
-            if r > 0.0:
-                total += r
-    for a in range(NUM_ABSTRACT):
-        if amask[a]:
-            r = regrets[row, a]
-            out[a] = (r / total if r > 0.0 else 0.0) if total > 0.0 else 1.0 / n
-
-
-@njit(cache=True)
-def sample_index(p, rng):
-    u = uniform01(rng)
-    acc = 0.0
-    last = -1
-    for a in range(p.size):
-        if p[a] > 0.0:
-            acc += p[a]
-            last = a
-            if u < acc:
-                return a
-    return last  # u fell in the rounding gap above the sum
 
 
 # ------------------------------------------------------------------------------------------
@@ -291,30 +233,14 @@ def run_iterations(start, iterations, seed, target, linear, sampling, states, hi
 
 
 @njit(cache=True)
-def average_strategy(cum, row, amask, out):
-    """The normalised average strategy at ``row`` over the legal actions (uniform if it has no weight)."""
-    total = 0.0
-    n = 0
-    for a in range(NUM_ABSTRACT):
-        out[a] = 0.0
-        if amask[a]:
-            n += 1
-            if cum[row, a] > 0.0:
-                total += cum[row, a]
-    for a in range(NUM_ABSTRACT):
-        if amask[a]:
-            c = cum[row, a]
-            out[a] = (c / total if c > 0.0 else 0.0) if total > 0.0 else 1.0 / n
-    return total > 0.0
-
-
-@njit(cache=True)
-def match_vs_random(manos, seed, target, keys, cum, info):
+def match_vs_random(manos, seed, target, keys, cum, info, rules):
     """Mean capped chinas per mano of the average policy against uniform random legal engine
     actions, over ``manos`` manos (fixed by ``seed``; the policy plays seat ``m % 2`` of mano
     ``m``). Unseen information sets play uniformly over the legal abstract actions (counted in
     ``info[I_MISSES]`` of ``info[I_LOOKUPS]``)."""
     s = np.zeros(L.STATE_SIZE, dtype=np.int16)
+    for k in range(rules.size):  # the tradition's rule words (header RULES), kept by init_table
+        s[L.RULES + k] = rules[k]
     hist = np.zeros(O.HISTORY_SIZE, dtype=np.int16)
     ob = np.zeros(O.OBS_SIZE, dtype=np.int8)
     mask = np.zeros(A.NUM_ACTIONS, dtype=np.uint8)

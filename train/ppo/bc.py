@@ -23,8 +23,7 @@ from torch import nn
 
 from truque_env.io import read_npz, write_json_atomic, write_npz_atomic
 from truque_env.settings import MatchSettings, check_made_for
-from truque_env.traditions.moteno import actions as A
-from truque_env.traditions.moteno import observation as O
+from truque_env.traditions import get as get_tradition
 from truque_env.vector import VectorEnv
 
 
@@ -34,8 +33,9 @@ def collect(policy, team_size: int, decisions: int, num_envs: int = 256, seed: i
     env = VectorEnv(num_envs, settings=MatchSettings(tradition, team_size, target, p_intercept=p_intercept),
                     episode="juego", seed=seed)
     obs, mask, _, _ = env.reset()
-    out_obs = np.empty((decisions, O.OBS_SIZE), dtype=np.int8)
-    out_mask = np.empty((decisions, A.NUM_ACTIONS), dtype=np.uint8)
+    spec = env.spec
+    out_obs = np.empty((decisions, spec.observation.OBS_SIZE), dtype=np.int8)
+    out_mask = np.empty((decisions, spec.actions.NUM_ACTIONS), dtype=np.uint8)
     out_action = np.empty(decisions, dtype=np.int64)
     n, t0, step = 0, time.perf_counter(), 0
     while n < decisions:
@@ -68,8 +68,10 @@ def load_dataset(path: Path, tradition: str = "moteno") -> dict[str, np.ndarray]
     check_made_for(record, tradition, f"{path}")
     data = {k: arrays[k] for k in ("obs", "mask", "action", "settings") if k in arrays}
     n = data["action"].shape[0]
-    if data["obs"].shape != (n, O.OBS_SIZE) or data["mask"].shape != (n, A.NUM_ACTIONS):
-        raise ValueError(f"{path}: arrays of the wrong shape for this observation ({O.OBS_SIZE}) and actions")
+    spec = get_tradition(tradition)
+    obs_size, num_actions = spec.observation.OBS_SIZE, spec.actions.NUM_ACTIONS
+    if data["obs"].shape != (n, obs_size) or data["mask"].shape != (n, num_actions):
+        raise ValueError(f"{path}: arrays of the wrong shape for this observation ({obs_size}) and actions")
     if not (data["mask"][np.arange(n), data["action"]] == 1).all():
         raise ValueError(f"{path}: an action outside its mask")
     return data

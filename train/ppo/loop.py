@@ -560,16 +560,17 @@ def eval_summary(report) -> dict:
     out = {"win_rate": j["win_rate_A"], "win_rate_lo95": lo, "win_rate_hi95": hi}
     for source, v in report.chinas_per_mano["A"].items():
         out[f"chinas_per_mano/{source}"] = v["mean"]
-    for kind in ("pares", "truco"):
-        b = report.bluffs["A"][kind]
-        out[f"bluff/{kind}_bet_when_weak"] = b["bet_when_weak"]["rate"]
-        out[f"bluff/{kind}_weak_refused"] = b["weak_refused"]["rate"]
-        out[f"bluff/{kind}_weak_per_mano"] = b["weak_per_mano"]
-    senas = [v for v in report.senas["A"].values() if isinstance(v, dict) and "count" in v]
-    made = sum(v["count"] for v in senas)
-    honest = sum(v["honest"]["count"] for v in senas if "honest" in v)
-    out["senas/per_mano"] = made / max(1, report.manos)
-    out["senas/honest_rate"] = honest / made if made else float("nan")
+    if report.bluffs is not None:  # the tradition's style statistics (train/eval/styles/), when it has them
+        for kind, b in report.bluffs["A"].items():
+            out[f"bluff/{kind}_bet_when_weak"] = b["bet_when_weak"]["rate"]
+            out[f"bluff/{kind}_weak_refused"] = b["weak_refused"]["rate"]
+            out[f"bluff/{kind}_weak_per_mano"] = b["weak_per_mano"]
+    if report.senas is not None:
+        senas = [v for v in report.senas["A"].values() if isinstance(v, dict) and "count" in v]
+        made = sum(v["count"] for v in senas)
+        honest = sum(v["honest"]["count"] for v in senas if "honest" in v)
+        out["senas/per_mano"] = made / max(1, report.manos)
+        out["senas/honest_rate"] = honest / made if made else float("nan")
     return {k: (float("nan") if v is None else float(v)) for k, v in out.items()}
 
 
