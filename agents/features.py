@@ -1,7 +1,7 @@
 """The network's input: a tradition's observation as sparse features (the constants below are
 Moteño's, ``truque_env.traditions.moteno.observation``; ``layout_for(tradition)`` gives any
 registered tradition's: the same encoding of its raw entries and its history, and the hand
-summary where the tradition has one).
+summary where the tradition has one: Moteño's ``DERIVED``, argentino's ``ARG_DERIVED``).
 
 Two changes from the raw int8 vector, both fixed (nothing learned here):
 
@@ -30,8 +30,14 @@ import numpy as np
 from numba import njit, prange
 
 from agents.sparse_linear import build_csr
+from truque_env.cards import CARD_SUIT
 from truque_env.engine import header as H
 from truque_env.traditions import get as get_tradition
+from truque_env.traditions.argentino import observation as ARG_O
+from truque_env.traditions.argentino.rules import ENVIDO_CARD_VALUE
+from truque_env.traditions.argentino.rules import POWER as ARG_POWER
+from truque_env.traditions.argentino.rules import envido_value_nb as arg_envido_nb
+from truque_env.traditions.argentino.rules import flor_value_nb as arg_flor_nb
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import layout as L
 from truque_env.traditions.moteno import observation as O
@@ -198,16 +204,128 @@ def _hand_summary(row, out):
     return k + 4
 
 
+# The argentino hand summary (seed 003, ruling A3): its columns from the layout's width on, in
+# this order (name, width); all zero before the cards are looked at.
+ARG_DERIVED = (
+    ("known", 1),
+    ("envido", 21),  # envido >= 1, 2, .., 7, 20, 21, .., 33: a thermometer
+    ("flor", 1),  # I hold flor (A6)
+    ("flor_value", 19),  # flor >= 20, .., 38
+    ("power", 3 * 14),  # truco power (A3) of my unplayed cards, strongest first, one-hot 1..14
+    ("table", 14),  # the strongest power played in this baza
+    ("holder", 3),  # who holds it: my team, the rival team, both (parda so far)
+    ("beat", 4),  # how many of my unplayed cards beat it
+    ("tie", 4),  # how many tie it
+)
+ARG_START = {}
+_k = 0
+for _name, _width in ARG_DERIVED:
+    ARG_START[_name] = _k
+    _k += _width
+ARG_DERIVED_WIDTH = _k
+A_KNOWN, A_ENVIDO, A_FLOR, A_FLOR_VALUE, A_POWER, A_TABLE, A_HOLDER, A_BEAT, A_TIE = ARG_START.values()
+ARG_MAX_DERIVED = 1 + 21 + 1 + 19 + 3 + 4
+ARG_ENVIDO_STEPS = np.array([1, 2, 3, 4, 5, 6, 7, *range(20, 34)], dtype=np.int64)
+AO_HAND, AO_PLAYED_BY, AO_PLAYED_IN, AO_BAZA = (ARG_O.SLICES[k][0] for k in ("hand", "played_by", "played_in", "baza"))
+
+
+@njit(cache=True)
+def _hand_summary_argentino(row, out, base):
+    """The argentino hand summary's nonzero columns (``base`` + offset) of one observation row."""
+    d = np.full(3, -1, dtype=np.int64)
+    nd = 0
+    p0 = p1 = p2 = 0
+    nm = 0
+    for c in range(40):
+        held = row[AO_HAND + c] != 0
+        if held or row[AO_PLAYED_BY + c] != 0:
+            if nd < 3:
+                d[nd] = c
+            nd += 1
+        if held:
+            if nm == 0:
+                p0 = ARG_POWER[c]
+            elif nm == 1:
+                p1 = ARG_POWER[c]
+            elif nm == 2:
+                p2 = ARG_POWER[c]
+            nm += 1
+    if nd != 3:
+        return 0
+    k = 0
+    out[k] = base + A_KNOWN
+    k += 1
+    env = arg_envido_nb(d[0], d[1], d[2], CARD_SUIT, ENVIDO_CARD_VALUE)
+    for j in range(ARG_ENVIDO_STEPS.size):
+        if env >= ARG_ENVIDO_STEPS[j]:
+            out[k] = base + A_ENVIDO + j
+            k += 1
+    flor = arg_flor_nb(d[0], d[1], d[2], CARD_SUIT, ENVIDO_CARD_VALUE)
+    if flor > 0:
+        out[k] = base + A_FLOR
+        k += 1
+        for j in range(19):
+            if flor >= 20 + j:
+                out[k] = base + A_FLOR_VALUE + j
+                k += 1
+    p0, p1, p2 = _sort3(p0, p1, p2)
+    if p0 > 0:
+        out[k] = base + A_POWER + p0 - 1
+        k += 1
+    if p1 > 0:
+        out[k] = base + A_POWER + 14 + p1 - 1
+        k += 1
+    if p2 > 0:
+        out[k] = base + A_POWER + 28 + p2 - 1
+        k += 1
+    b = -1
+    for j in range(3):
+        if row[AO_BAZA + j] != 0:
+            b = j
+    if b < 0:
+        return k
+    best = 0
+    holder = 0
+    for c in range(40):
+        if row[AO_PLAYED_IN + 40 * b + c] != 0:
+            r = 0
+            for q in range(8):
+                if row[AO_PLAYED_BY + 40 * q + c] != 0:
+                    r = q
+            pw = ARG_POWER[c]
+            side = 1 if r % 2 == 0 else 2
+            if pw > best:
+                best = pw
+                holder = side
+            elif pw == best:
+                holder |= side
+    if best == 0:
+        return k
+    out[k] = base + A_TABLE + best - 1
+    out[k + 1] = base + A_HOLDER + holder - 1
+    out[k + 2] = base + A_BEAT + (p0 > best) + (p1 > best) + (p2 > best)
+    out[k + 3] = base + A_TIE + (p0 == best) + (p1 == best) + (p2 == best)
+    return k + 4
+
+
+# which summary a layout uses (the kernels branch on it: numba caches no kernel taken as an argument)
+SUMMARY_NONE, SUMMARY_MOTENO, SUMMARY_ARGENTINO = -1, 0, 1
+
+
 @njit(cache=True, parallel=True)
-def _count(obs, history_start, history_len, summary, summary_n, counts):
+def _count(obs, history_start, history_len, summary, summary_n, counts, kind, base):
     """Nonzeros per row; with the hand summary (``summary`` has a row per observation) also
-    computes it, once, into ``summary`` / ``summary_n`` for ``_fill`` to copy."""
+    computes it (``kind``: SUMMARY_MOTENO or SUMMARY_ARGENTINO, from column ``base``), once, into
+    ``summary`` / ``summary_n`` for ``_fill`` to copy."""
     n = obs.shape[0]
     hand_features = summary.shape[0] == n
     for i in prange(n):
         c = 0
         if hand_features:
-            summary_n[i] = _hand_summary(obs[i], summary[i])
+            if kind == SUMMARY_ARGENTINO:
+                summary_n[i] = _hand_summary_argentino(obs[i], summary[i], base)
+            else:
+                summary_n[i] = _hand_summary(obs[i], summary[i])
             c += summary_n[i]
         for j in range(history_start):
             if obs[i, j] != 0:
@@ -259,22 +377,34 @@ class Layout:
     entry_width: int
     scale: np.ndarray
     num_features: int
-    hand_summary: bool
+    summary_kind: int
+    """SUMMARY_MOTENO, SUMMARY_ARGENTINO, or SUMMARY_NONE (a tradition without a hand summary)"""
+    summary_width: int
+    max_derived: int
+
+    @property
+    def hand_summary(self) -> bool:
+        return self.summary_kind != SUMMARY_NONE
 
     def width(self, hand_features: bool) -> int:
         if hand_features and not self.hand_summary:
-            raise ValueError(f"the hand summary (hand_features) is written for Truque Moteño's valuations; "
-                             f"{self.tradition} has none")
-        return NUM_FEATURES_HAND if hand_features else self.num_features
+            raise ValueError(f"the hand summary (hand_features) is written for the valuations of Truque Moteño and "
+                             f"truco argentino; {self.tradition} has none")
+        return self.num_features + self.summary_width if hand_features else self.num_features
 
 
 def _generic_scales(O_, target: int) -> np.ndarray:
     """A tradition without a table of its own: its score and target slices by 1/target, its
-    juegos by 1/2 (the slices the family's observations share by name), the rest as it is."""
+    juegos by 1/2 (the slices the family's observations share by name), and the slices or parts
+    its observation module names in ``FEATURE_SCALES`` by their factors; the rest as it is."""
     start, _ = O_.SLICES["history"]
     s = np.ones(start, dtype=np.float32)
-    for name, factor in (("score", 1 / target), ("target_falta", 1 / target), ("juegos", 1 / 2)):
-        if name in O_.SLICES:
+    for name, factor in (("score", 1 / target), ("target_falta", 1 / target), ("juegos", 1 / 2),
+                         *getattr(O_, "FEATURE_SCALES", {}).items()):
+        if name in getattr(O_, "PARTS", {}):
+            a, b = O_.PARTS[name]
+            s[a:b] = factor
+        elif name in O_.SLICES:
             a, shape = O_.SLICES[name]
             s[a : a + int(np.prod(shape))] = factor
     return s
@@ -290,8 +420,13 @@ def layout_for(tradition: str = "moteno") -> Layout:
                          "action id + 1) for the network's features")
     entry = H.MAX_PLAYERS + spec.actions.NUM_ACTIONS
     scale = SCALE if tradition == "moteno" else _generic_scales(O_, spec.default_target)
+    kind, width, most = SUMMARY_NONE, 0, 0
+    if tradition == "moteno":
+        kind, width, most = SUMMARY_MOTENO, NUM_FEATURES_HAND - NUM_FEATURES, MAX_DERIVED
+    elif O_ is ARG_O:  # argentino's observation (a spec renamed in a test keeps it)
+        kind, width, most = SUMMARY_ARGENTINO, ARG_DERIVED_WIDTH, ARG_MAX_DERIVED
     return Layout(tradition, int(O_.OBS_SIZE), int(start), int(length), int(entry), scale,
-                  int(start + length * entry), tradition == "moteno")
+                  int(start + length * entry), kind, width, most)
 
 
 def to_csr(obs: np.ndarray, hand_features: bool = False, tradition: str = "moteno"):
@@ -302,9 +437,10 @@ def to_csr(obs: np.ndarray, hand_features: bool = False, tradition: str = "moten
     if obs.dtype != np.int8 or obs.ndim != 2 or obs.shape[1] != lay.obs_size:
         raise ValueError(f"expected int8 observations of shape (n, {lay.obs_size}), got {obs.dtype} {obs.shape}")
     n = obs.shape[0] if hand_features else 0  # no rows: no hand summary
-    summary, summary_n = np.empty((n, MAX_DERIVED), dtype=np.int64), np.empty(n, dtype=np.int64)
+    summary, summary_n = np.empty((n, max(lay.max_derived, 1)), dtype=np.int64), np.empty(n, dtype=np.int64)
     hs, hl, ew = lay.history_start, lay.history_len, lay.entry_width
-    return build_csr(obs.shape[0], lambda counts: _count(obs, hs, hl, summary, summary_n, counts),
+    kind, base = lay.summary_kind, lay.num_features
+    return build_csr(obs.shape[0], lambda counts: _count(obs, hs, hl, summary, summary_n, counts, kind, base),
                      lambda indptr, cols, vals: _fill(obs, hs, hl, ew, lay.scale, summary, summary_n, indptr,
                                                       cols, vals))
 

@@ -183,3 +183,60 @@ def test_hand_features_widen_the_first_layer_and_survive_a_checkpoint(tmp_path):
     assert policy.act_batch(obs, mask).shape == (obs.shape[0],)
     with pytest.raises(ValueError, match="hand_features"):  # resuming with the other input
         train(PPOConfig(**{**cfg.__dict__, "hand_features": False, "resume": True, "total_decisions": 128}))
+
+
+def _argentino_summary_reference(row: np.ndarray, base: int) -> set[int]:
+    """Argentino's hand summary of one observation row, read the slow way (tests/reference/argentino_ref.py)."""
+    from tests.reference import argentino_ref as R
+    from truque_env.traditions.argentino import observation as AO
+
+    start = AO.SLICES
+    hand = [c for c in range(40) if row[start["hand"][0] + c]]
+    dealt = sorted(hand + [c for c in range(40) if row[start["played_by"][0] + c]])
+    if len(dealt) != 3:
+        return set()
+    d = {k: base + v for k, v in F.ARG_START.items()}
+    cols = {d["known"]}
+    steps = [1, 2, 3, 4, 5, 6, 7, *range(20, 34)]
+    cols |= {d["envido"] + j for j, v in enumerate(steps) if R.hand_envido(dealt) >= v}
+    if R.hand_flor(dealt):
+        cols.add(d["flor"])
+        cols |= {d["flor_value"] + j for j in range(19) if R.hand_flor(dealt) >= 20 + j}
+    powers = sorted((R.card_power(c) for c in hand), reverse=True)
+    cols |= {d["power"] + 14 * j + p - 1 for j, p in enumerate(powers)}
+    baza = [b for b in range(3) if row[start["baza"][0] + b]]
+    table = [c for c in range(40) if baza and row[start["played_in"][0] + 40 * baza[0] + c]]
+    if table:
+        def seat_of(c):
+            return next(r for r in range(8) if row[start["played_by"][0] + 40 * r + c])
+
+        best = max(R.card_power(c) for c in table)
+        sides = {seat_of(c) % 2 for c in table if R.card_power(c) == best}
+        cols |= {d["table"] + best - 1, d["holder"] + (2 if sides == {0, 1} else (0 if sides == {0} else 1))}
+        cols.add(d["beat"] + sum(p > best for p in powers))
+        cols.add(d["tie"] + sum(p == best for p in powers))
+    return cols
+
+
+@pytest.mark.parametrize("team_size", [1, 3])
+def test_argentino_hand_summary_agrees_with_the_reference(team_size):
+    from truque_env.vector import VectorEnv
+
+    env = VectorEnv(16, tradition="argentino", team_size=team_size, seed=team_size)
+    obs, *_ = env.reset()
+    rows = []
+    for _ in range(60):
+        obs, *_ = env.step(env.sample_actions(np.arange(16, dtype=np.int64)))
+        rows.append(obs.copy())
+    obs = np.concatenate(rows)
+    lay = F.layout_for("argentino")
+    x = F.dense(obs, hand_features=True, tradition="argentino")
+    assert x.shape == (obs.shape[0], lay.width(True)) and lay.width(True) == lay.num_features + F.ARG_DERIVED_WIDTH
+    assert np.array_equal(x[:, : lay.num_features], F.dense(obs, tradition="argentino"))
+    seen = np.zeros(F.ARG_DERIVED_WIDTH, dtype=bool)
+    for i in range(obs.shape[0]):
+        got = set(np.flatnonzero(x[i, lay.num_features :]) + lay.num_features)
+        assert got == _argentino_summary_reference(obs[i], lay.num_features), i
+        seen[np.flatnonzero(x[i, lay.num_features :])] = True
+    for name in ("known", "envido", "table", "holder", "beat", "tie"):
+        assert seen[F.ARG_START[name]], name

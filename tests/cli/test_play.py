@@ -212,3 +212,23 @@ def test_cli_play_subcommand(monkeypatch, capsys):
     monkeypatch.setattr("builtins.input", eof)
     main(["play", "--team-size", "2", "--seat", "1", "--partner", "random", "--bots", "0=random", "--seed", "4"])
     assert GOODBYE in capsys.readouterr().out
+
+
+def test_truco_argentino_is_played_in_its_own_words_against_the_heuristic():
+    """``truque play --tradition argentino``: the table in argentine words (its render), the
+    actions by number or name, the heuristic at the other seats, the rule options as --option."""
+    import io
+
+    from rich.console import Console
+
+    from truque_cli.play import PlayConfig, play
+
+    out = io.StringIO()
+    cfg = PlayConfig(tradition="argentino", team_size=2, manos=2, seed=5, rivals="heuristic", partner="heuristic",
+                     option=("todo_dicho=false",))
+    res = play(cfg, input_fn=iter(["retrucazo"] + ["1"] * 300).__next__, console=Console(file=out, width=110))
+    text = out.getvalue()
+    assert res["manos"] == 2 and not res["quit"]
+    assert text.startswith("Truco argentino, 2 contra 2") and "tus cartas:" in text and "[envido " in text
+    assert "No entiendo «retrucazo»" in text and "fin de la mano 2" in text
+    assert "falta envido y truco, todo dicho" not in text  # the option reached the table

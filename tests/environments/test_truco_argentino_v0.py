@@ -44,3 +44,12 @@ def test_pettingzoo_api_and_seed_tests():
 
     api_test(truco_argentino_v0.env(team_size=2, seed=3), num_cycles=200)
     seed_test(lambda: truco_argentino_v0.env(team_size=1), num_cycles=100)
+
+
+def test_the_package_and_registry_docstrings_run():
+    import truque_env.traditions as registry
+    import truque_env.traditions.argentino as package
+
+    for module in (package, registry):
+        result = doctest.testmod(module, verbose=False)
+        assert result.attempted >= 2 and result.failed == 0, module.__name__

@@ -1,9 +1,16 @@
-"""Plain-Python reference of the truco argentino valuations, written from seed 003 and ruling A3
-without the engine's tables (tests compare the two on every card and every three-card hand)."""
+"""Plain-Python reference of truco argentino: the valuations, written from seed 003 and ruling A3
+without the engine's tables (tests compare the two on every card and every three-card hand), and
+the mano and the partida (``RefTable``, below), written from docs/rules/argentino.md and the
+seeds. It shares with the engine only the card ids and the action ids."""
 
 from __future__ import annotations
 
+import math
+import numbers
 from itertools import combinations
+
+from truque_env.cards import NUM_CARDS, card_str, parse
+from truque_env.traditions.argentino import actions as ACT
 
 RANKING = "1E 1B 7E 7O 3* 2* 1O=1C 12* 11* 10* 7C=7B 6* 5* 4*"  # ruling A3, strongest first
 
@@ -53,14 +60,8 @@ ALL_CARDS = _cards()
 # (RefTable._mano) that yields every decision (seat, legal ids, phase) and receives the action.
 # ==============================================================================================
 
-import math  # noqa: E402
-import numbers  # noqa: E402
-
-from truque_env.cards import NUM_CARDS, card_str, parse  # noqa: E402
-from truque_env.traditions.argentino import actions as ACT  # noqa: E402
-
 MASK64 = (1 << 64) - 1
-CARD = ALL_CARDS_BY_ID = [((c // 10), (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)[c % 10]) for c in range(NUM_CARDS)]  # (suit, rank)
+CARD = [((c // 10), (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)[c % 10]) for c in range(NUM_CARDS)]  # (suit, rank) of each id
 SUIT_LETTER = "OCEB"
 
 ENVIDO_WORDS = (ACT.ENVIDO, ACT.REAL_ENVIDO, ACT.FALTA_ENVIDO)

@@ -222,3 +222,42 @@ def test_an_illegal_word_or_a_bad_card_is_a_clear_error_and_changes_nothing():
     assert np.array_equal(t.state, before)
     with pytest.raises(ValueError, match="seat 1"):
         Table(tradition="argentino", team_size=1).deal(hands=["1E 4C 5C", "1B 7C 9B"])
+
+
+@pytest.mark.parametrize("team_size", [1, 2, 3])
+def test_a31_nobody_sees_a_card_that_was_not_played_or_shown(team_size):
+    """A31 by construction: the observation holds one's own cards, the cards played, and at the end
+    the hands shown (the envido's winner, A28, and the best flor, A17); never another hand."""
+    from truque_env import VectorEnv
+    from truque_env.traditions.argentino import observation as O
+
+    env = VectorEnv(16, tradition="argentino", team_size=team_size, seed=9)
+    obs, mask, seat, _ = env.reset()
+    rng = np.arange(16, dtype=np.int64)
+    n = 2 * team_size
+    one = np.zeros(O.OBS_SIZE, dtype=np.int8)
+    for _ in range(120):
+        for i in range(16):
+            s, me = env.states[i], int(seat[i])
+            for viewer in range(n):
+                O.observe(s, env.hists[i], viewer, one)
+                parts = O.split(one)
+                mine = set(int(c) for c in s[L.HAND + 3 * viewer : L.HAND + 3 * viewer + 3])
+                assert set(np.flatnonzero(parts["hand"]).tolist()) <= mine
+                played = set(int(c) for c in s[L.PLAYED : L.PLAYED + 3 * L.MAX_PLAYERS] if c >= 0)
+                assert set(np.flatnonzero(parts["played_by"].sum(axis=0)).tolist()) == played
+                assert not parts["revealed"].any()  # while the mano is on (the env deals the next at once)
+            assert me == int(s[L.TO_ACT])
+        obs, mask, seat, *_ = env.step(env.sample_actions(rng))
+
+
+def test_a17_a28_the_winners_hands_are_shown_when_the_mano_is_over():
+    from truque_env.traditions.argentino import observation as O
+
+    t = mano(["7O 6O 5C", "1B 7C 4B"], ["envido", "quiero", "me voy al mazo"])
+    assert t.done and int(t.state[L.ENV_WINNER]) == 0
+    obs = np.zeros(O.OBS_SIZE, dtype=np.int8)
+    O.observe(t.state, np.zeros(O.HISTORY_SIZE, dtype=np.int16), 1, obs)
+    rev = O.split(obs)["revealed"]
+    assert sorted(np.flatnonzero(rev[1]).tolist()) == sorted(int(c) for c in t.state[L.HAND : L.HAND + 3])
+    assert not rev[0].any()

@@ -103,6 +103,10 @@ PARTS_SPEC = {
 }
 
 
+# the network's scale of the entries that are tantos (agents.features reads it): about [0, 1]
+FEATURE_SCALES = {"envido.stake": 1 / 30, "envido.refusal_pays": 1 / 30, "envido_declared": 1 / 34}
+
+
 def _offsets():
     out, pos = {}, 0
     for name, shape in SLICES_SPEC:
