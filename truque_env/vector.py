@@ -12,8 +12,10 @@ name               shape, dtype           meaning
 ``seat``           (N,) int64             his seat; ``team = seat % 2``
 ``team``           (N,) int64
 ``rewards``        (N, 8) float32         what *every* seat earned in this step: its team's
-                                          chinas minus the rival team's (zero-sum), scored
-                                          when a mano ends; seats >= n are 0
+                                          points minus the rival team's (zero-sum), scored
+                                          when a mano ends; with ``reward="juego"`` +1 / -1
+                                          to the team that wins / loses a juego, when it is
+                                          won; seats >= n are 0
 ``terminated``     (N,) bool              the episode (a mano, a juego or a partida) ended in
                                           this step; the table was reset and ``obs`` is
                                           already the first decision of the next episode
@@ -38,6 +40,7 @@ from truque_env.settings import MatchSettings, resolve_tradition
 from truque_env.threads import WATCH
 
 EPISODES = {"mano": H.EPISODE_MANO, "juego": H.EPISODE_JUEGO, "partida": H.EPISODE_PARTIDA}
+REWARDS = ("points", "juego")  # the points of each mano (team minus rival), or +1 / -1 for a juego won / lost
 
 
 class VectorEnv:
@@ -47,7 +50,7 @@ class VectorEnv:
     def __init__(self, num_envs: int, tradition: str = "moteno", team_size: int = 3, target: int | None = None,
                  juegos: int = 3, episode: str = "juego", senas_per_mano: int = 1, p_intercept: float = 0.1,
                  scale_rewards: bool = False, seed: int = 0, variant: str | None = None,
-                 settings: MatchSettings | None = None, **options):
+                 settings: MatchSettings | None = None, reward: str = "points", **options):
         if settings is None:
             tradition = resolve_tradition(tradition, variant)
             settings = MatchSettings(tradition, team_size, target, juegos, senas_per_mano, p_intercept, options)
@@ -57,6 +60,11 @@ class VectorEnv:
         permille, senas_per_mano = settings.p_intercept_permille, settings.senas_per_mano
         L, A, Obs = spec.layout, spec.actions, spec.observation
         self._A, self._B, self._VK = A, spec.batch, spec.vector
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {sorted(REWARDS)}, got {reward!r}")
+        if reward == "juego" and episode == "mano":
+            raise ValueError("reward='juego' pays at the end of a juego: the episode must be juego or partida")
+        self.reward = reward
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {sorted(EPISODES)}, got {episode!r}")
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -146,7 +154,8 @@ class VectorEnv:
             legal = ", ".join(self._A.ACTION_NAMES[j] for j in np.flatnonzero(self.mask[i]))
             raise ValueError(f"table {i}: illegal action {name} for seat {int(self.seat[i])}; legal: {legal}")
         WATCH.tick()  # fewer threads while another process is busy on the cores (truque_env/threads.py)
-        self._VK.vec_step(self.states, self.hists, actions, EPISODES[self.episode], self.reward_scale, self.obs,
+        self._VK.vec_step(self.states, self.hists, actions, EPISODES[self.episode], self.reward_scale,
+                          self.reward == "juego", self.obs,
                     self.mask, self.seat, self.team, self.rewards, self.terminated, self._errors)
         return self.obs, self.mask, self.seat, self.rewards, self.terminated, {"team": self.team}
 

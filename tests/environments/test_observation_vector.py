@@ -241,3 +241,29 @@ def test_decode_names_the_parts_the_encoder_writes():
     assert int(d["target_falta.target"]) == 30 and int(d["juegos.to_win"]) == 2
     assert d["bets_by_seat.pares_stake"].shape == (8, 1) and int(d["bets_by_seat.pares_stake"][1, 0]) == 2
     assert int(np.argmax(d["truco.state"])) == Lm.BET_NONE
+
+
+@pytest.mark.parametrize("tradition", ["moteno", "argentino"])
+def test_juego_reward_pays_one_to_the_juego_winner_and_nothing_else(tradition):
+    """``reward="juego"``: +1 / -1 to the teams when a juego is won, 0 for the points of a mano."""
+    pts = VectorEnv(16, tradition=tradition, team_size=1, seed=5, episode="juego")
+    win = VectorEnv(16, tradition=tradition, team_size=1, seed=5, episode="juego", reward="juego")
+    pts.reset()
+    win.reset()
+    rng_a, rng_b = np.arange(16, dtype=np.int64), np.arange(16, dtype=np.int64)
+    juegos = 0
+    for _ in range(400):
+        _, _, _, r_pts, term_pts, _ = pts.step(pts.sample_actions(rng_a))
+        _, _, _, r_win, term_win, _ = win.step(win.sample_actions(rng_b))
+        assert np.array_equal(term_pts, term_win)  # the same play: only the rewards differ
+        assert set(np.unique(r_win[:, :2])) <= {-1.0, 0.0, 1.0}
+        assert (r_win[~term_win] == 0).all()
+        ended = np.flatnonzero(term_win)
+        juegos += ended.size
+        for i in ended:  # (the winner's last mano may still net it fewer points than the rival's)
+            assert r_win[i, 0] == -r_win[i, 1] and abs(r_win[i, 0]) == 1
+    assert juegos > 0
+    with pytest.raises(ValueError, match="episode must be juego or partida"):
+        VectorEnv(2, tradition=tradition, episode="mano", reward="juego")
+    with pytest.raises(ValueError, match="reward must be one of"):
+        VectorEnv(2, tradition=tradition, reward="tantos")

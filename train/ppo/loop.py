@@ -70,6 +70,9 @@ class PPOConfig:
     """points to win a juego (Moteño: 30 chinas, ruling 1)"""
     episode: Literal["mano", "juego", "partida"] = "juego"
     """what an episode is: mano, juego or partida (rewards and resets at its end)"""
+    reward: Literal["points", "juego"] = "points"
+    """what is learnt: the points of each mano (the team's minus the rival's, / target), or +1 / -1
+    for each juego won / lost (what wins, not what scores: a falta envido is the juego)"""
     senas_per_mano: Annotated[int, Field(ge=0)] = 1
     """señas each player may make per mano"""
     p_intercept: Annotated[float, Field(ge=0, le=1)] = 0.1
@@ -179,6 +182,8 @@ class PPOConfig:
         layout_for(self.tradition).width(self.hand_features)  # the hand summary is Moteño's only
         if self.episode not in ("mano", "juego", "partida"):
             raise ValueError(f"episode must be mano, juego or partida, got {self.episode!r}")
+        if self.reward == "juego" and self.episode == "mano":
+            raise ValueError("reward = 'juego' pays when a juego is won: episode must be juego or partida")
         for name in ("num_envs", "num_steps", "total_decisions", "num_minibatches", "update_epochs", "hidden",
                      "pool_size", "snapshot_every", "checkpoint_every", "log_every", "torch_threads", "eval_juegos",
                      "bc_epochs", "num_workers"):

@@ -171,7 +171,8 @@ class Sampler:
 
         n = cfg.num_envs if num_tables is None else num_tables
         self.cfg, self.gen = cfg, gen
-        self.env = VectorEnv(n, settings=match_settings(cfg), episode=cfg.episode, scale_rewards=True, seed=cfg.seed)
+        self.env = VectorEnv(n, settings=match_settings(cfg), episode=cfg.episode, scale_rewards=True, seed=cfg.seed,
+                             reward=cfg.reward)
         self.env.reset(table_seeds=np.int64(cfg.seed) * cfg.num_envs + first_table + np.arange(n, dtype=np.int64))
         self.opponent = Agent.from_config(cfg)
         bot_seed = cfg.seed if bot_seed is None else bot_seed

@@ -59,13 +59,15 @@ def reset_tables(states, hists, obs, masks, seats, teams, idx, team_size, target
 
 
 @njit(cache=True, parallel=True)
-def vec_step(states, hists, actions, episode, reward_scale, obs, masks, seats, teams, rewards,
+def vec_step(states, hists, actions, episode, reward_scale, win_reward, obs, masks, seats, teams, rewards,
              terminated, errors):
     """One decision on every table; see ``truque_env.vector.VectorEnv.step``.
 
     ``rewards[i, seat]``: what each seat earned in this step (tantos of its team minus the
     rival's, times ``reward_scale``); ``terminated[i]``: the episode ended and the table was
     reset; ``errors[i]``: ``kernels.OK`` or the code of an illegal action (table unchanged).
+    With ``win_reward`` the reward is instead +1 to the team that wins a juego and -1 to the other,
+    when it is won (nothing for the points of a mano).
     """
     for i in prange(states.shape[0]):
         s = states[i]
@@ -83,7 +85,11 @@ def vec_step(states, hists, actions, episode, reward_scale, obs, masks, seats, t
         O.record(s, hist, a)
         K.step_unchecked(s, a)
         if s[L.PHASE] == L.PH_DONE:
-            net = np.float32((s[L.SCORED] - s[L.SCORED + 1]) * reward_scale)
+            if win_reward:
+                w = s[L.LAST_JUEGO_WINNER]
+                net = np.float32(0.0 if w < 0 else (1.0 if w == 0 else -1.0))
+            else:
+                net = np.float32((s[L.SCORED] - s[L.SCORED + 1]) * reward_scale)
             for q in range(n):
                 rewards[i, q] = net if q % 2 == 0 else -net
             if episode == EPISODE_MANO:
