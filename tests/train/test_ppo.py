@@ -559,9 +559,27 @@ def test_the_argentino_configs_are_valid_and_play_argentino(team_size):
     from train.config import match_settings
 
     path = Path(__file__).resolve().parents[2] / "configs" / f"ppo_argentino_{team_size}v{team_size}.toml"
-    assert f'bc_dataset = "runs/bc/argentino_heuristic_{team_size}v{team_size}.npz"' in path.read_text()
+    assert 'bc_dataset = "runs/bc/argentino_heuristic' in path.read_text()
     cfg = PPOConfig.from_toml(path, bc_dataset=None)  # the dataset is made by the command atop (not in a clean clone)
     cfg.validate()
     s = match_settings(cfg)
     assert (s.tradition, s.team_size, s.target) == ("argentino", team_size, 30)
     assert 0 < cfg.time_limit_minutes <= 60 and set(cfg.bot_opponents) == {"heuristic", "random"}
+
+
+def test_behaviour_cloning_data_against_other_bots_keeps_only_the_policys_decisions():
+    """``collect(..., opponents=[...])``: the policy at one team of each table, the opponents at the
+    other; only the policy's decisions are in the data (its answers to what others do)."""
+    from train.ppo.bc import collect
+
+    class First:  # the first legal action
+        def act_batch(self, obs, masks):
+            return np.argmax(masks > 0, axis=1)
+
+    class Last:  # the last legal action
+        def act_batch(self, obs, masks):
+            return masks.shape[1] - 1 - np.argmax(masks[:, ::-1] > 0, axis=1)
+
+    data = collect(First(), 1, 400, num_envs=8, seed=1, tradition="argentino", opponents=[Last()])
+    first = np.argmax(data["mask"] > 0, axis=1)
+    assert data["action"].shape == (400,) and np.array_equal(data["action"], first)

@@ -28,25 +28,36 @@ from truque_env.vector import VectorEnv
 
 
 def collect(policy, team_size: int, decisions: int, num_envs: int = 256, seed: int = 0, target: int = 30,
-            p_intercept: float = 0.1, progress: bool = False, tradition: str = "moteno") -> dict[str, np.ndarray]:
-    """``decisions`` decisions of ``policy`` (an object with ``act_batch``) playing every seat."""
+            p_intercept: float = 0.1, progress: bool = False, tradition: str = "moteno",
+            opponents=()) -> dict[str, np.ndarray]:
+    """``decisions`` decisions of ``policy`` (an object with ``act_batch``). Without ``opponents`` it
+    plays every seat; with them (policies), table ``i`` seats ``policy`` as team ``i % 2`` and
+    ``opponents[i // 2 % len(opponents)]`` as the other, and only ``policy``'s decisions are kept
+    (so the data holds its answers to what other players do, not only to itself)."""
     env = VectorEnv(num_envs, settings=MatchSettings(tradition, team_size, target, p_intercept=p_intercept),
                     episode="juego", seed=seed)
-    obs, mask, _, _ = env.reset()
+    obs, mask, seat, _ = env.reset()
     spec = env.spec
     out_obs = np.empty((decisions, spec.observation.OBS_SIZE), dtype=np.int8)
     out_mask = np.empty((decisions, spec.actions.NUM_ACTIONS), dtype=np.uint8)
     out_action = np.empty(decisions, dtype=np.int64)
+    mine_team = np.arange(num_envs) % 2
+    other = np.arange(num_envs) // 2 % max(len(opponents), 1)
     n, t0, step = 0, time.perf_counter(), 0
     while n < decisions:
         step += 1
         action = np.asarray(policy.act_batch(obs, mask), dtype=np.int64)
-        keep = np.flatnonzero(mask.sum(axis=1) > 1)[: decisions - n]
+        ours = np.ones(num_envs, dtype=bool) if not opponents else (seat % 2 == mine_team)
+        for j, opp in enumerate(opponents):
+            rows = np.flatnonzero(~ours & (other == j))
+            if rows.size:
+                action[rows] = np.asarray(opp.act_batch(obs[rows], mask[rows]), dtype=np.int64)
+        keep = np.flatnonzero(ours & (mask.sum(axis=1) > 1))[: decisions - n]
         out_obs[n : n + keep.size] = obs[keep]
         out_mask[n : n + keep.size] = mask[keep]
         out_action[n : n + keep.size] = action[keep]
         n += keep.size
-        obs, mask, *_ = env.step(action)
+        obs, mask, seat, *_ = env.step(action)
         if progress and (n == decisions or step % 200 == 0):
             print(f"\r{n:,} decisions, {n / (time.perf_counter() - t0):,.0f}/s", end="", flush=True)
     if progress:
@@ -113,6 +124,9 @@ class BCCollectConfig:
     decisions: int = 1_000_000
     num_envs: int = 256
     seed: int = 0
+    opponents: tuple[str, ...] = ()
+    """bots at the other team's seats (registry names; only the policy's decisions are kept);
+    none: the policy plays every seat"""
     out: Path = Path("runs/bc/heuristic_3v3.npz")
 
 
@@ -123,13 +137,15 @@ def main(argv=None):
 
     cfg = tyro.cli(BCCollectConfig, args=argv)
     t0 = time.perf_counter()
+    opponents = [load_policy(name, seed=cfg.seed + 1 + j, tradition=cfg.tradition) for j, name in enumerate(cfg.opponents)]
     data = collect(load_policy(cfg.policy, seed=cfg.seed, tradition=cfg.tradition), cfg.team_size, cfg.decisions,
-                   cfg.num_envs, cfg.seed, progress=True, tradition=cfg.tradition)
+                   cfg.num_envs, cfg.seed, progress=True, tradition=cfg.tradition, opponents=opponents)
     seconds = time.perf_counter() - t0
     save_dataset(cfg.out, data)
     # what made the dataset and how long it took (a training budget counts it), beside it
     write_json_atomic(cfg.out.with_suffix(".json"), {
-        "policy": cfg.policy, "tradition": cfg.tradition, "team_size": cfg.team_size, "decisions": cfg.decisions, "num_envs": cfg.num_envs,
+        "policy": cfg.policy, "opponents": list(cfg.opponents), "tradition": cfg.tradition, "team_size": cfg.team_size,
+        "decisions": cfg.decisions, "num_envs": cfg.num_envs,
         "seed": cfg.seed, "seconds": round(seconds, 1), "sha256_action": hashlib.sha256(data["action"]).hexdigest()})
     print(f"wrote {cfg.out} in {seconds / 60:.1f} min")
 
