@@ -6,11 +6,10 @@ Part of the argentino kernels (``kernels.py`` is the entry point); every functio
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from truque_env.cards import CARD_SUIT
-from truque_env.engine.rng import draw, rng_set, splitmix_next
+from truque_env.engine.deal import init_header, set_deal_stream, shuffled_deck  # noqa: F401  (set_deal_stream: the kernels' name)
 from truque_env.traditions.argentino import config as C
 from truque_env.traditions.argentino import layout as L
 from truque_env.traditions.argentino.bets import _start_play
@@ -20,32 +19,11 @@ from truque_env.traditions.argentino.rules import ENVIDO_CARD_VALUE, envido_valu
 
 @njit(cache=True)
 def init_table(s, team_size, target, juegos, senas_limit, p_intercept_permille, seed):
-    """Configure a fresh table and draw the first dealer; the rule words (``RULES``, written once
-    by the environment) are kept."""
-    r0, r1, r2, r3 = s[L.RULES], s[L.RULES + 1], s[L.RULES + 2], s[L.RULES + 3]
-    s[:] = 0
-    s[L.RULES], s[L.RULES + 1], s[L.RULES + 2], s[L.RULES + 3] = r0, r1, r2, r3
-    s[L.N_PLAYERS] = 2 * team_size
-    s[L.TEAM_SIZE] = team_size
-    s[L.TARGET] = target
-    s[L.JUEGOS_TO_WIN] = (juegos + 1) // 2
-    s[L.SENAS_LIMIT] = senas_limit
-    s[L.P_INTERCEPT] = p_intercept_permille
-    s[L.LAST_JUEGO_WINNER] = -1
-    rng_set(s, np.uint64(seed))
-    s[L.DEALER] = draw(s, 2 * team_size)
+    """Configure a fresh table and draw the first dealer (the rule words are kept:
+    ``engine.deal.init_header``); no mano is on."""
+    init_header(s, team_size, target, juegos, senas_limit, p_intercept_permille, seed)
     s[L.PHASE] = L.PH_DONE
     s[L.TO_ACT] = -1
-
-
-@njit(cache=True)
-def set_deal_stream(s, deal_seed):
-    """Deal from ``deal_seed`` and the mano count from now on (for duplicate deals)."""
-    s[L.DEAL_STREAM] = 1
-    x = np.uint64(deal_seed)
-    for w in range(4):
-        v = np.int64((x >> np.uint64(16 * w)) & np.uint64(0xFFFF))
-        s[L.DEAL_SEED + w] = v - 65536 if v >= 32768 else v
 
 
 @njit(cache=True)
@@ -109,25 +87,7 @@ def _start_mano(s):
 def deal_random(s):
     """Start a mano with a uniform shuffle from the table's generator (ruling 6)."""
     _reset_mano(s)
-    deck = np.arange(40)
-    if s[L.DEAL_STREAM] == 1:
-        # duplicate deals: the n-th mano's deal depends only on DEAL_SEED and n
-        x = np.uint64(0)
-        for w in range(4):
-            x |= np.uint64(np.int64(s[L.DEAL_SEED + w]) & 0xFFFF) << np.uint64(16 * w)
-        x ^= np.uint64(np.int64(s[L.MANO_COUNT]) & 0xFFFF) * np.uint64(0xD1B54A32D192ED03)
-        for i in range(39, 0, -1):
-            x, z = splitmix_next(x)
-            j = np.int64(z % np.uint64(i + 1))
-            t = deck[i]
-            deck[i] = deck[j]
-            deck[j] = t
-    else:
-        for i in range(39, 0, -1):
-            j = draw(s, i + 1)
-            t = deck[i]
-            deck[i] = deck[j]
-            deck[j] = t
+    deck = shuffled_deck(s)
     n = _n(s)
     for k in range(3 * n):
         seat = (s[L.MANO_SEAT] + k) % n
