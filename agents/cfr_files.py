@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from agents import cfr_abstraction as CA
+from agents import cfr_abstraction_argentino as CAA
 from truque_env.io import read_npz
 
 CHECKPOINT_FORMAT = "truque_env.mccfr_moteno"
@@ -21,17 +22,27 @@ CHECKPOINT_VERSION = 1
 POLICY_FORMAT = "truque_env.cfr_policy"
 POLICY_VERSION = 1
 
+# the abstraction of each tradition's runs (a run's config names its tradition; Moteño's before it did)
+ABSTRACTIONS = {"moteno": CA, "argentino": CAA}
+
 _KEYS = ("format", "version", "config", "abstraction", "iteration", "seconds", "capacity", "slots", "keys", "regrets",
          "cum_policy", "log")
 
 
-def read_checkpoint(path: Path, abstraction=CA) -> dict:
-    """The arrays of an MCCFR run's checkpoint, validated (a clear ValueError for anything else);
-    ``abstraction`` is the module of the run's abstraction (Moteño's by default)."""
+def read_checkpoint(path: Path) -> dict:
+    """The arrays of an MCCFR run's checkpoint, validated against the abstraction of the run's
+    tradition (a clear ValueError for anything else)."""
     path = Path(path)
     ck = read_npz(path, "MCCFR checkpoint")
     if any(k not in ck for k in _KEYS) or str(ck["format"]) != CHECKPOINT_FORMAT:
         raise ValueError(f"{path}: not a truque_env MCCFR (1 contra 1) checkpoint")
+    try:
+        tradition = json.loads(str(ck["config"])).get("tradition", "moteno")
+    except (ValueError, AttributeError):
+        raise ValueError(f"{path}: not a truque_env MCCFR (1 contra 1) checkpoint (its config)") from None
+    if tradition not in ABSTRACTIONS:
+        raise ValueError(f"{path}: an MCCFR run of {tradition!r}; runs of {', '.join(ABSTRACTIONS)} are read here")
+    abstraction = ABSTRACTIONS[tradition]
     if int(ck["version"]) != CHECKPOINT_VERSION:
         raise ValueError(f"{path}: checkpoint version {int(ck['version'])}, this code reads {CHECKPOINT_VERSION}")
     abst = json.loads(str(ck["abstraction"]))
@@ -65,6 +76,8 @@ def load_policy_file(path: Path) -> tuple[np.ndarray, np.ndarray, dict]:
     fmt = str(z.get("format", ""))
     if fmt == CHECKPOINT_FORMAT:
         ck = read_checkpoint(path)
+        if json.loads(str(ck["abstraction"])) != CA.describe_abstraction():  # the bot reads Moteño's
+            raise ValueError(f"{path}: a CFR policy of another abstraction ({str(ck['abstraction'])})")
         keep = ck["cum_policy"].astype(np.float64).sum(axis=1) > 0
         keys, policy = ck["keys"][keep], average_policy_rows(ck["cum_policy"][keep])
         header = {**json.loads(str(ck["config"])), "iteration": int(ck["iteration"])}

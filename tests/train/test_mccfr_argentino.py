@@ -82,3 +82,21 @@ def test_a_tradition_without_an_abstraction_is_refused():
     with pytest.raises(ValueError, match="unknown tradition 'uruguayo'"):
         MCCFRConfig(tradition="uruguayo").validate()
     assert A.NUM_ACTIONS == 77
+
+
+def test_a_moteno_checkpoint_from_before_the_tradition_field_still_resumes(tmp_path):
+    """Runs checkpointed before MCCFRConfig had ``tradition`` were Moteño's: their config lacks it."""
+    import json
+
+    from truque_env.io import read_npz, write_npz_atomic
+
+    train(MCCFRConfig(iterations=4, capacity_log2=17, log_every=2, eval_every=0, eval_manos=0, checkpoint_every=4,
+                      run_dir=tmp_path, verbose=False))
+    path = tmp_path / "checkpoint.npz"
+    arrays = read_npz(path, "MCCFR checkpoint")
+    cfg = json.loads(str(arrays["config"]))
+    del cfg["tradition"]
+    write_npz_atomic(path, {**arrays, "config": np.array(json.dumps(cfg))})
+    run = train(MCCFRConfig(iterations=6, capacity_log2=17, log_every=2, eval_every=0, eval_manos=0,
+                            checkpoint_every=2, run_dir=tmp_path, verbose=False, resume=True))
+    assert run.solver.iteration == 6

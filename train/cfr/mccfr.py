@@ -55,7 +55,7 @@ from agents.cfr_files import (
 from train import config
 from train.cfr import mccfr_kernels as MK
 from train.cfr import mccfr_kernels_argentino
-from truque_env.io import read_npz, write_json_atomic, write_npz_atomic
+from truque_env.io import write_json_atomic, write_npz_atomic
 from truque_env.settings import MatchSettings
 from truque_env.traditions import get as get_tradition
 
@@ -230,20 +230,11 @@ def save_checkpoint(path: Path, solver: MCCFRSolver, seconds: float, log: list[d
 def load_checkpoint(path: Path, cfg: MCCFRConfig | None = None) -> dict:
     """The arrays of a checkpoint, validated (``agents.cfr_files.read_checkpoint``); with ``cfg``,
     a ValueError unless the run settings match."""
-    tradition = cfg.tradition if cfg is not None else _tradition_of(path)
-    ck = read_checkpoint(path, GAMES[tradition][1] if tradition in GAMES else CA)
+    ck = read_checkpoint(path)
     if cfg is not None:
-        config.check_same_settings(path, json.loads(str(ck["config"])), cfg, SHAPING)
+        theirs = {"tradition": "moteno", **json.loads(str(ck["config"]))}  # runs before the field were Moteño's
+        config.check_same_settings(path, theirs, cfg, SHAPING)
     return ck
-
-
-def _tradition_of(path: Path) -> str:
-    """The tradition a checkpoint's run played (its config; Moteño's before the field existed)."""
-    arrays = read_npz(path, "MCCFR checkpoint")
-    try:
-        return json.loads(str(arrays["config"])).get("tradition", "moteno")
-    except (KeyError, ValueError, AttributeError):
-        return "moteno"  # read_checkpoint then says what is wrong with the file
 
 
 def restore(solver: MCCFRSolver, ck: dict) -> None:
