@@ -41,6 +41,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.cfr_abstraction import (  # readers of one-hot slices, the same for every tradition
+    _onehot,
+    _rel_who,
+)
 from truque_env.cards import CARD_SUIT
 from truque_env.engine.rng import fmix64, mix64
 from truque_env.traditions.argentino import actions as A
@@ -121,24 +125,6 @@ def dist_bucket(d):
     if d <= 9:
         return 1
     return 2
-
-
-@njit(cache=True)
-def _onehot(o, off, n):
-    for i in range(n):
-        if o[off + i] != 0:
-            return i
-    return 0
-
-
-@njit(cache=True)
-def _rel_who(o, off):
-    """0 nobody, 1 me, 2 the rival (1 contra 1: relative seats 0, 1)."""
-    if o[off] != 0:
-        return 1
-    if o[off + 1] != 0:
-        return 2
-    return 0
 
 
 @njit(cache=True)

@@ -105,24 +105,31 @@ def _my_cards(o, cards):
 
 
 @njit(cache=True)
-def _beat_chance(o, card):
-    """P(card beats a random card not seen), ties half."""
-    seen = 0
-    lower = 0.0
+def _unseen_powers(o, counts):
+    """``counts[p]``: how many cards of truco power ``p`` I have not seen (not in my hand, not
+    played); returns how many cards that is."""
+    counts[:] = 0
+    unseen = 0
     for c in range(40):
         known = o[HAND + c] != 0
         for r in range(8):
             if o[PLAYED_BY + r * 40 + c]:
                 known = True
-        if known:
-            seen += 1
-            continue
-        if POWER[c] < POWER[card]:
-            lower += 1.0
-        elif POWER[c] == POWER[card]:
-            lower += 0.5
-    unseen = 40 - seen
-    return lower / unseen if unseen > 0 else 0.5
+        if not known:
+            counts[POWER[c]] += 1
+            unseen += 1
+    return unseen
+
+
+@njit(cache=True)
+def _beat_chance(counts, unseen, power):
+    """P(a card of ``power`` beats a random card not seen), ties half."""
+    if unseen == 0:
+        return 0.5
+    lower = 0.0
+    for p in range(1, power):
+        lower += counts[p]
+    return (lower + 0.5 * counts[power]) / unseen
 
 
 @njit(cache=True)
@@ -140,11 +147,13 @@ def _truco_chance(o, ts, partner_bonus):
                 decided = b + 1
     powers = np.zeros(3, dtype=np.int64)
     q = np.zeros(3)
+    counts = np.zeros(15, dtype=np.int64)
+    unseen = _unseen_powers(o, counts)  # once: the same cards not seen for each of mine
     m = 0
     for c in range(40):
         if o[HAND + c]:
             powers[m] = POWER[c]
-            q[m] = _beat_chance(o, c)
+            q[m] = _beat_chance(counts, unseen, POWER[c])
             m += 1
     # strongest first
     for i in range(m):

@@ -236,12 +236,6 @@ def _answer_flor(s, w, a):
 
 # -- answers -----------------------------------------------------------------------------------
 @njit(cache=True)
-def _envido_closed(s):
-    """The envido chain is over; True when its tantos ended the mano (A35)."""
-    return _check_out(s)
-
-
-@njit(cache=True)
 def answer(s, w, a):
     """The walker ``w`` of the answering team says ``a`` (a legal answer, not a seña)."""
     kind = s[L.EX_KIND]
@@ -268,7 +262,7 @@ def answer(s, w, a):
             _open(s, L.EX_ENVIDO, w)
             return
         s[L.EX_KIND] = L.EX_NONE
-        if not _envido_closed(s):
+        if not _check_out(s):  # A35: its tantos may end the mano
             _resume(s)
     elif kind == L.EX_TRUCO:
         if a == A.QUIERO:
@@ -304,7 +298,7 @@ def answer(s, w, a):
             _close_mano(s)
             return
         _truco_accepted(s, team)
-        if not _envido_closed(s):
+        if not _check_out(s):  # A35: its tantos may end the mano
             _resume(s)
     else:  # uno y uno (A39): one tanto each without playing the mano
         if a == A.QUIERO:
