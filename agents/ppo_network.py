@@ -26,7 +26,7 @@ class Agent(nn.Module):
     """
 
     def __init__(self, hidden: int, centralized_critic: bool, seed: int = 0, hand_features: bool = False,
-                 tradition: str = "moteno"):
+                 tradition: str = "moteno", critic_opponents: int = 0):
         super().__init__()
         init_gen = torch.Generator().manual_seed(seed)  # no global RNG, even for the initial weights
         spec = get_tradition(tradition)
@@ -51,12 +51,18 @@ class Agent(nn.Module):
         if centralized_critic:  # the hidden hands add to the same first layer
             self.critic_hands = SparseLinear(spec.observation.HIDDEN_SIZE, hidden, generator=init_gen, bias=False)
         self.critic = body(1, 1.0)
+        self.critic_opponents = int(critic_opponents)
+        if self.critic_opponents:  # who holds the other team (training only): one learned row each,
+            # added to the first layer; zeros, so the critic starts as if it did not know
+            self.critic_opponent = nn.Embedding(self.critic_opponents, hidden)
+            nn.init.zeros_(self.critic_opponent.weight)
 
     @classmethod
     def from_config(cls, cfg) -> Agent:
         """The network a ``train.ppo.loop.PPOConfig`` describes (the learner, its snapshots, the workers')."""
         return cls(cfg.hidden, cfg.centralized_critic, seed=cfg.seed, hand_features=cfg.hand_features,
-                   tradition=getattr(cfg, "tradition", "moteno"))
+                   tradition=getattr(cfg, "tradition", "moteno"),
+                   critic_opponents=len(getattr(cfg, "critic_opponent_kinds", ())))
 
     def actor_parameters(self):
         return [*self.actor_in.parameters(), *self.actor.parameters()]
@@ -70,10 +76,13 @@ class Agent(nn.Module):
         # illegal actions get -inf: never sampled, no probability mass, no gradient
         return self.actor(self.actor_in(csr)).masked_fill(mask == 0, float("-inf"))
 
-    def value_csr(self, csr, hands_csr=None):
+    def value_csr(self, csr, hands_csr=None, opponent=None):
+        """The critic's value; ``opponent`` (int64, a kind per row) only with ``critic_opponents``."""
         x = self.critic_in(csr)
         if self.centralized_critic:
             x = x + self.critic_hands(hands_csr)
+        if self.critic_opponents:
+            x = x + self.critic_opponent(torch.as_tensor(opponent))
         return self.critic(x).squeeze(-1)
 
     # int8 arrays in ----------------------------------------------------------------------------

@@ -18,7 +18,9 @@ class PPOPolicy:
     ``train.ppo.loop`` is a clear ``ValueError``.
     """
 
-    def __init__(self, path, seed: int = 0, greedy: bool = False, tradition: str = "moteno"):
+    def __init__(self, path, seed: int = 0, greedy: bool = False, tradition: str = "moteno", name: str | None = None,
+                 team_sizes: tuple[int, ...] | None = None):
+        """``team_sizes``: the sizes it may play (``truque_env.policy.check_team_size``; None: any)."""
         from agents.ppo_checkpoint import read_checkpoint
         from agents.ppo_network import Agent
 
@@ -29,11 +31,15 @@ class PPOPolicy:
         check_made_for(ckpt.get("settings") or cfg, tradition, f"{self.path}")
         self.agent = Agent(int(cfg["hidden"]), bool(cfg["centralized_critic"]), hand_features=bool(cfg["hand_features"]),
                            tradition=tradition)
-        missing, unexpected = self.agent.load_state_dict(ckpt["model"], strict=False)
-        if unexpected or any(k.startswith("actor") for k in missing):  # the critic may be left out (export)
+        # the actor alone plays: a run's critic (with whatever it reads in training) is not loaded
+        actor = {k: v for k, v in ckpt["model"].items() if k.startswith("actor")}
+        missing, unexpected = self.agent.load_state_dict(actor, strict=False)
+        if unexpected or any(k.startswith("actor") for k in missing):
             raise ValueError(f"{self.path}: the actor's weights do not fit this network")
         self.agent.eval()
-        self.name = f"ppo:{self.path.name}"
+        self.name = name or f"ppo:{self.path.name}"
+        if team_sizes is not None:
+            self.team_sizes = tuple(team_sizes)
         self.greedy = greedy
         self.gen = torch.Generator().manual_seed(seed)
 

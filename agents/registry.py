@@ -3,7 +3,9 @@
 
 Known names: ``random`` (``agents.base.RandomPolicy``), ``heuristic`` (``agents.heuristic``,
 imported only when asked for) and ``heuristic_sin_senas`` (the same bot ignoring its partners'
-señas), ``ppo`` (the shipped PPO bot, ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
+señas), ``ppo`` for argentino (``agents/checkpoints/ppo_argentino_1v1.pt``, 1 contra 1), ``heuristic_bluffer`` (the heuristic with its falsos turned up), the style bots of
+``agents.styles`` for every tradition (``style_raiser``, ``style_caller``, ``style_folder``,
+``style_bluffer``), ``ppo`` (the shipped PPO bot, ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
 policy for 1 contra 1, ``agents/checkpoints/cfr_moteno_1v1.npz``, ``agents.cfr_policy``). A path to a
 checkpoint of ``train.ppo.loop`` loads the learned policy (``agents.ppo_policy.PPOPolicy``); a path
 ending in ``.npz`` loads a CFR policy (an export or a run checkpoint of ``train.cfr.mccfr``,
@@ -71,15 +73,54 @@ def _cfr(seed: int):
     return CFRPolicy(CFR_BOT, seed=seed)
 
 
+ARGENTINO_BOT = Path(__file__).parent / "checkpoints" / "ppo_argentino_1v1.pt"
+
+
+def _ppo_argentino(seed: int):
+    """The shipped argentino PPO bot (configs/ppo_argentino_1v1.toml): trained for 1 contra 1 only."""
+    if not ARGENTINO_BOT.exists():
+        raise ValueError(f"policy 'ppo' is not available: {ARGENTINO_BOT} is missing")
+    from agents.ppo_policy import PPOPolicy
+
+    # check_team_size refuses the sizes it never played
+    return PPOPolicy(ARGENTINO_BOT, seed=seed, tradition="argentino", name="ppo", team_sizes=(1,))
+
+
 def _heuristic_argentino(seed: int):
     from agents.heuristic_argentino import make_policy
 
     return make_policy(seed=seed)
 
 
-# the bots of each tradition; random plays every tradition (it reads only the mask)
-BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas, "ppo": _ppo, "cfr": _cfr},
-        "argentino": {"heuristic": _heuristic_argentino}}
+def _heuristic_bluffer(seed: int):
+    """The Moteño heuristic with its falsos turned up (a style of issue 17): 0.5, not 0.04, per mano."""
+    from agents.heuristic import make_policy
+
+    return make_policy(seed=seed, config={"bluff_envite": 0.5, "bluff_truco": 0.5})
+
+
+def _heuristic_argentino_bluffer(seed: int):
+    """The argentino heuristic with its falsos turned up: 0.5 per decision, not 0.05 and 0.06."""
+    from agents.heuristic_argentino import make_policy
+
+    return make_policy(seed=seed, config={"bluff_envido": 0.5, "bluff_truco": 0.5})
+
+
+# the bots of each tradition; random plays every tradition (it reads only the mask), and so do the
+# style bots (agents.styles: the mask and the tradition's ACTION_KIND)
+BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas, "ppo": _ppo, "cfr": _cfr,
+                   "heuristic_bluffer": _heuristic_bluffer},
+        "argentino": {"heuristic": _heuristic_argentino, "heuristic_bluffer": _heuristic_argentino_bluffer,
+                      "ppo": _ppo_argentino}}
+STYLE_BOTS = ("style_raiser", "style_caller", "style_folder", "style_bluffer")
+
+
+def _every_tradition_bot(name: str, seed: int, tradition: str):
+    if name == "random":
+        return _random(seed)
+    from agents.styles import StylePolicy
+
+    return StylePolicy(name.removeprefix("style_"), tradition=tradition, seed=seed)
 
 
 def known_policies(tradition: str = "moteno") -> list[str]:
@@ -87,7 +128,7 @@ def known_policies(tradition: str = "moteno") -> list[str]:
     from truque_env.traditions import get
 
     get(tradition)
-    return sorted({"random", *BOTS.get(tradition, {})})
+    return sorted({"random", *STYLE_BOTS, *BOTS.get(tradition, {})})
 
 
 def load_policy(name_or_path: str, seed: int = 0, tradition: str = "moteno"):
@@ -95,8 +136,8 @@ def load_policy(name_or_path: str, seed: int = 0, tradition: str = "moteno"):
     path. A bot that does not exist for the tradition is a ValueError naming the ones that do."""
     key = name_or_path.strip()
     known = known_policies(tradition)
-    if key == "random":
-        return _random(seed)
+    if key == "random" or key in STYLE_BOTS:
+        return _every_tradition_bot(key, seed, tradition)
     if key in BOTS.get(tradition, {}):
         return BOTS[tradition][key](seed)
     if any(key in bots for bots in BOTS.values()):

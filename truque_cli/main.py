@@ -169,6 +169,10 @@ def main(argv=None) -> None:
             message = f"{exc.strerror or type(exc).__name__}: {exc.filename}"
         print(f"error: {' '.join(message.split())}", file=sys.stderr)
         raise SystemExit(2) from None
+    except BrokenPipeError:  # the reader went away (`truque ... | head`): not an error of ours
+        # nothing more reaches stdout, and Python's flush at exit must not fail on it again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

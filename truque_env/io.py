@@ -66,6 +66,15 @@ def read_npz(path, what: str) -> dict:
         raise ValueError(f"{path}: not a readable {what} ({type(exc).__name__}: {exc})") from None
 
 
+def check_new_output(path, overwrite: bool) -> None:
+    """``check_writable``, and a ``FileExistsError`` if ``path`` holds a result already and the user
+    did not say ``overwrite``: no command replaces a result without being told to."""
+    path = Path(path)
+    if path.is_file() and not overwrite:
+        raise FileExistsError(f"{str(path)!r} exists: --overwrite to replace it, or another path")
+    check_writable(path)
+
+
 def check_writable(path) -> None:
     """A clear error now, before any work, if ``path`` could not be written later: its folder is
     made if missing (as the atomic writes do) and must take a file; ``path`` must not be a folder."""

@@ -41,6 +41,8 @@ class SimulateConfig:
     """the tradition's rule options as NAME=VALUE (e.g. flor=false todo_dicho=false; docs/rules/)"""
     json_out: Path | None = None
     """also write the statistics as JSON here"""
+    overwrite: bool = False
+    """replace a file already at json_out (without it, that is refused)"""
     progress: bool = True
 
 
@@ -106,9 +108,9 @@ def print_report(res: dict) -> None:
 
 def run(cfg: SimulateConfig) -> dict:
     if cfg.json_out is not None:
-        from truque_env.io import check_writable
+        from truque_env.io import check_new_output
 
-        check_writable(cfg.json_out)  # before the manos are played, not after
+        check_new_output(cfg.json_out, cfg.overwrite)  # before the manos are played, not after
     res = simulate(cfg)
     print_report(res)
     if cfg.json_out is not None:

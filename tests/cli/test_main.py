@@ -73,6 +73,34 @@ def test_a_bad_toml_is_one_error_line(capsys, tmp_path):
     assert "unknown settings ['num_env']" in _fails(capsys, ["train", "ppo", "--config", str(unknown)])
 
 
+def test_no_result_is_replaced_without_overwrite(capsys, tmp_path):
+    """evaluate, league and simulate refuse an existing result before playing, and replace it when told."""
+    report, league, stats = tmp_path / "r.json", tmp_path / "league", tmp_path / "s.json"
+    common = ["--team-size", "1", "--no-progress"]
+    runs = [["evaluate", "--juegos", "2", "--num-envs", "2", "--out", str(report), *common],
+            ["league", "--policies", "random,style_caller", "--juegos", "2", "--num-envs", "2", "--out-dir", str(league),
+             *common],
+            ["simulate", "--manos", "10", "--tables", "2", "--json-out", str(stats), "--no-progress"]]
+    for argv, path in zip(runs, (report, league / "league.json", stats), strict=True):
+        main(argv)
+        before = path.read_bytes()
+        assert "exists: --overwrite to replace it" in _fails(capsys, argv)
+        assert path.read_bytes() == before
+        main([*argv, "--overwrite"])
+
+
+def test_a_reader_that_goes_away_is_no_traceback():
+    """`truque evaluate --help | head -1`: the pipe closes before the help is written."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", "from truque_cli.main import main; main(['evaluate', '--help'])"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # before the child has imported anything: its first write meets a closed pipe
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 1 and "Traceback" not in stderr, stderr
+
+
 def test_debug_shows_the_traceback(monkeypatch):
     with pytest.raises(ValueError, match="manos: input should be greater than or equal to 1"):
         main(["simulate", "--manos", "0", "--debug"])

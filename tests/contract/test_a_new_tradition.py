@@ -3,9 +3,9 @@ command-line code plays everywhere (docs/engine.md, "A fifth tradition").
 
 The tradition here is made up: Moteño's engine under another name (``dataclasses.replace`` of
 its spec), put into the registry for the test. Nothing of the suite may then treat it as Moteño
-by name: the environments size themselves from it, the bots are only ``random``, the evaluator
-reports win rates and points without Moteño's style sections, PPO trains on it with the generic
-features, and its checkpoints are refused for Moteño.
+by name: the environments size themselves from it, the bots are only ``random`` and the style bots
+(which read its ``ACTION_KIND``), the evaluator reports win rates and points without Moteño's style
+sections, PPO trains on it with the generic features, and its checkpoints are refused for Moteño.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_the_environments_and_the_registry_take_it(otra):
     v.reset()
     from agents.registry import known_policies, load_policy
 
-    assert known_policies("otra") == ["random"]
+    assert known_policies("otra") == ["random", "style_bluffer", "style_caller", "style_folder", "style_raiser"]
     with pytest.raises(ValueError, match="no 'heuristic' bot for otra"):
         load_policy("heuristic", tradition="otra")
     from truque_env.simulate import SimulateConfig, simulate

@@ -71,16 +71,20 @@ def test_bots_by_tradition(monkeypatch):
 
     T = sys.modules["truque_env.traditions"]  # the registry module (callable: truque_env.traditions())
 
-    assert known_policies() == known_policies("moteno") == ["cfr", "heuristic", "heuristic_sin_senas", "ppo", "random"]
+    styles = ["style_bluffer", "style_caller", "style_folder", "style_raiser"]  # every tradition's (agents.styles)
+    assert known_policies() == known_policies("moteno") == ["cfr", "heuristic", "heuristic_bluffer", "heuristic_sin_senas",
+                                                            "ppo", "random", *styles]
     with pytest.raises(ValueError, match="unknown tradition 'nope'"):
         load_policy("random", tradition="nope")
-    # a registered tradition without bots of its own (made up here): random plays it, the others are refused
+    # a registered tradition without bots of its own (made up here): random and the styles play it (they
+    # read only the mask and its actions' kinds), the others are refused
     fake = dataclasses.replace(T.get("moteno"), name="fake", title="Fake", env_name="fake_v0")
     registered = {"moteno": T.get("moteno"), "fake": fake}
     monkeypatch.setattr(T, "_registry", lambda: registered)
-    assert known_policies("fake") == ["random"]
+    assert known_policies("fake") == ["random", *styles]
     assert isinstance(load_policy("random", seed=1, tradition="fake"), RandomPolicy)
-    with pytest.raises(ValueError, match="no 'heuristic' bot for fake; known policies for fake: random"):
+    assert load_policy("style_caller", seed=1, tradition="fake").name == "style_caller"
+    with pytest.raises(ValueError, match="no 'heuristic' bot for fake; known policies for fake: random, style_bluffer"):
         load_policy("heuristic", tradition="fake")
     # a checkpoint records the game it was made for, and is refused for another
     with pytest.raises(ValueError, match="ppo_moteno_3v3.pt was made for moteno, not for fake"):

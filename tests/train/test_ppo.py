@@ -560,7 +560,9 @@ def test_the_argentino_configs_are_valid_and_play_argentino(team_size):
 
     path = Path(__file__).resolve().parents[2] / "configs" / f"ppo_argentino_{team_size}v{team_size}.toml"
     assert 'bc_dataset = "runs/bc/argentino_heuristic' in path.read_text()
-    cfg = PPOConfig.from_toml(path, bc_dataset=None)  # the dataset is made by the command atop (not in a clean clone)
+    assert "anchor_coef = 0.2" in path.read_text() and "critic_knows_opponent = true" in path.read_text()
+    # the dataset is made by the command atop (not in a clean clone); without it, no anchor
+    cfg = PPOConfig.from_toml(path, bc_dataset=None, anchor_coef=0.0)
     cfg.validate()
     s = match_settings(cfg)
     assert (s.tradition, s.team_size, s.target) == ("argentino", team_size, 30)
@@ -583,3 +585,141 @@ def test_behaviour_cloning_data_against_other_bots_keeps_only_the_policys_decisi
     data = collect(First(), 1, 400, num_envs=8, seed=1, tradition="argentino", opponents=[Last()])
     first = np.argmax(data["mask"] > 0, axis=1)
     assert data["action"].shape == (400,) and np.array_equal(data["action"], first)
+
+
+# ------------------------------------------------------------------------------------------
+# the anchor: KL(warm start || policy) keeps a cloned actor near its clone
+
+
+def test_masked_kl_known_values_and_illegal_actions_add_nothing():
+    """Anchor (1/2, 1/2, illegal), policy (1/4, 3/4, illegal): KL = 1/2 ln 2 + 1/2 ln(2/3)."""
+    from train.ppo.loop import masked_kl
+
+    mask = torch.tensor([[1, 1, 0], [1, 1, 0]], dtype=torch.uint8)
+    anchor = torch.log(torch.tensor([[0.5, 0.5, 1.0], [0.5, 0.5, 1.0]])).masked_fill(mask == 0, float("-inf"))
+    policy = torch.log(torch.tensor([[0.25, 0.75, 1.0], [0.5, 0.5, 1.0]])).masked_fill(mask == 0, float("-inf"))
+    policy.requires_grad_()
+    kl = masked_kl(anchor, policy, mask)
+    assert kl.tolist() == pytest.approx([0.5 * np.log(2) + 0.5 * np.log(2 / 3), 0.0], abs=1e-6)
+    kl.sum().backward()
+    assert torch.isfinite(policy.grad).all()  # the -inf of an illegal action makes no nan
+
+
+def test_ppo_loss_adds_the_weighted_anchor_kl_except_in_the_value_warm_up():
+    from train.ppo.loop import ppo_loss
+
+    cfg = PPOConfig(anchor_coef=0.3)
+    z = torch.zeros(4, dtype=torch.float64)
+    adv = torch.tensor([1.0, 1.0, -1.0, -1.0], dtype=torch.float64)
+    kl = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64)
+    plain, _ = ppo_loss(z, z, adv, z, z, z, cfg)
+    anchored, terms = ppo_loss(z, z, adv, z, z, z, cfg, anchor_kl=kl)
+    assert anchored.item() == pytest.approx(plain.item() + 0.3 * 0.25) and terms["anchor_kl"].item() == pytest.approx(0.25)
+    warm, _ = ppo_loss(z, z, adv, z, z, z, cfg, critic_only=True, anchor_kl=kl)
+    assert warm.item() == pytest.approx(0.0)
+
+
+def _actor_kl_to(agent_state, clone, data, cfg) -> float:
+    """Mean KL(clone || actor) over the dataset's decisions."""
+    from train.ppo.loop import Agent, masked_kl
+
+    agent = Agent(cfg.hidden, cfg.centralized_critic, seed=0)
+    agent.load_state_dict(agent_state)
+    mask = torch.from_numpy(data["mask"])
+    with torch.no_grad():
+        csr = agent.csr(data["obs"])
+        return float(masked_kl(clone.logits_csr(csr, mask), agent.logits_csr(csr, mask), mask).mean())
+
+
+def test_the_anchor_keeps_the_actor_near_its_clone_and_a_resume_keeps_the_anchor(tmp_path):
+    from train.ppo.bc import collect, fit, load_dataset, save_dataset
+    from train.ppo.loop import Agent
+
+    path = tmp_path / "bc.npz"
+    save_dataset(path, collect(_FirstLegal(), team_size=1, decisions=3000, num_envs=32, seed=0))
+    data = load_dataset(path)
+    kw = dict(bc_dataset=path, bc_epochs=3, bc_learning_rate=3e-3, learning_rate=3e-3, anneal_lr=False,
+              total_decisions=16 * 8 * 6)
+    free, anchored = _tiny(tmp_path / "free", **kw), _tiny(tmp_path / "anchored", anchor_coef=5.0, **kw)
+    train(free)
+    train(anchored)
+    clone = Agent(free.hidden, free.centralized_critic, seed=free.seed)
+    fit(clone, data, epochs=3, lr=3e-3, seed=free.seed, log=lambda s: None)
+    ckpt = load_checkpoint(anchored.run_dir / "checkpoint.pt")
+    assert all(torch.equal(ckpt["anchor"][k], v) for k, v in clone.state_dict().items())  # the clone, frozen
+    assert "anchor" not in load_checkpoint(free.run_dir / "checkpoint.pt")
+    assert json.loads((anchored.run_dir / "metrics.jsonl").read_text().splitlines()[-1])["loss/anchor_kl"] >= 0
+    kl_free = _actor_kl_to(_params(free.run_dir / "checkpoint.pt"), clone, data, free)
+    kl_anchored = _actor_kl_to(ckpt["model"], clone, data, free)
+    assert kl_anchored < 0.5 * kl_free, (kl_anchored, kl_free)
+    # a resume reads the anchor back from the checkpoint (not the weights it resumes with)
+    split = tmp_path / "split"
+    train(_tiny(split, anchor_coef=5.0, **{**kw, "total_decisions": 16 * 8 * 2}))
+    train(_tiny(split, anchor_coef=5.0, resume=True, **kw))
+    a, b = ckpt["model"], _params(split / "checkpoint.pt")
+    assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_an_anchor_needs_a_warm_start(tmp_path):
+    with pytest.raises(ValueError, match="anchor_coef > 0 keeps the actor near its warm start"):
+        _tiny(tmp_path, anchor_coef=0.1).validate()
+
+
+# ------------------------------------------------------------------------------------------
+# a critic that knows who holds the other team
+
+
+def test_opponent_kinds_name_self_play_snapshots_and_each_bot_once():
+    from train.ppo.rollout import Tables, opponent_kinds
+
+    cfg = PPOConfig(critic_knows_opponent=True, bot_opponents=("random", "random", "heuristic"), p_bot=0.5)
+    assert cfg.critic_opponent_kinds == ("self", "snapshot", "random", "heuristic")
+    tables = Tables(np.zeros(6, dtype=np.int64), np.array([1, 0, 0, 0, 0, 0], dtype=bool),
+                    np.array([-1, -2, 0, 1, 2, -2]))
+    assert opponent_kinds(cfg, tables).tolist() == [0, 1, 2, 2, 3, 1]
+    assert PPOConfig(bot_opponents=("random",), p_bot=0.5).critic_opponent_kinds == ()
+    assert opponent_kinds(PPOConfig(), tables).tolist() == [0] * 6  # read by nobody
+
+
+def test_a_critic_that_knows_the_opponent_trains_loads_as_a_bot_and_resumes_exactly(tmp_path):
+    from agents.registry import load_policy
+
+    kw = dict(critic_knows_opponent=True, bot_opponents=("random",), p_bot=0.5, p_latest=0.3, anneal_lr=False)
+    straight = tmp_path / "straight"
+    train(_tiny(straight, **kw))
+    model = _params(straight / "checkpoint.pt")
+    assert model["critic_opponent.weight"].shape == (3, 32)  # self, snapshot, random
+    assert model["critic_opponent.weight"].abs().sum(dim=1).min() > 0  # every kind met and learned from zero
+    split = tmp_path / "split"
+    train(_tiny(split, **{**kw, "total_decisions": 16 * 8 * 2}))
+    train(_tiny(split, resume=True, **kw))
+    other = _params(split / "checkpoint.pt")
+    assert all(torch.equal(model[k], other[k]) for k in model)
+    # the actor alone plays: the run's checkpoint and its export load as the same bot
+    export_policy(straight / "checkpoint.pt", tmp_path / "policy.pt")
+    obs_mask = _some_decisions()
+    for path in (straight / "checkpoint.pt", tmp_path / "policy.pt"):
+        bot = load_policy(str(path), seed=0)
+        assert (obs_mask[1][np.arange(len(obs_mask[1])), bot.act_batch(*obs_mask)] == 1).all()
+
+
+def _some_decisions():
+    from truque_env.vector import VectorEnv
+
+    obs, mask, *_ = VectorEnv(8, team_size=1, seed=1).reset()
+    return obs, mask
+
+
+def test_the_shipped_argentino_bot_loads_by_name_plays_1v1_and_refuses_other_sizes():
+    """The bot of configs/ppo_argentino_1v1.toml (benchmarks/results/argentino_ppo_1v1_vs_*.json)."""
+    from agents.registry import ARGENTINO_BOT, load_policy
+    from train.eval.duplicate import play_match
+
+    assert ARGENTINO_BOT.stat().st_size < 5_000_000 and all(k.startswith("actor") for k in load_checkpoint(ARGENTINO_BOT)["model"])
+    bot = load_policy("ppo", seed=0, tradition="argentino")
+    assert bot.name == "ppo" and bot.team_sizes == (1,)
+    with pytest.raises(ValueError, match="the bot 'ppo' plays 1 contra 1 only, not 2 contra 2"):
+        play_match(bot, load_policy("random", tradition="argentino"), tradition="argentino", team_size=2, episodes=2)
+    report = play_match(bot, load_policy("random", seed=1, tradition="argentino"), tradition="argentino", team_size=1,
+                        episodes=200, num_envs=100, seed=11, bootstrap=0).to_dict()
+    assert report["juegos"]["win_rate_A"] >= 0.85, report["juegos"]  # 96.5% of 2,000 in the committed result

@@ -68,7 +68,7 @@ from train.eval.stats import Z95, bootstrap_ratio_ci, ratio_ci, wilson  # noqa: 
 from train.eval.styles import STYLES
 from truque_env.engine import header as H
 from truque_env.engine.rng import mix64_array
-from truque_env.io import check_writable, write_json_atomic
+from truque_env.io import check_new_output, write_json_atomic
 from truque_env.policy import check_team_size
 from truque_env.progress import report_console
 from truque_env.settings import MatchSettings
@@ -534,6 +534,8 @@ class EvaluateConfig:
     """bootstrap resamples for the paired CI"""
     out: Path = Path("runs/evaluate/report.json")
     """the report as JSON (written atomically)"""
+    overwrite: bool = False
+    """replace a report already at out (without it, that is refused)"""
     progress: bool = True
 
 
@@ -561,7 +563,7 @@ def _policy_seed(seed: int, side: int, j: int) -> int:
 
 def run(cfg: EvaluateConfig) -> Report:
     settings = match_settings(cfg)  # a bad setting fails before any bot loads or any juego is played
-    check_writable(cfg.out)  # so does an --out that could not be written at the end
+    check_new_output(cfg.out, cfg.overwrite)  # so does an --out that could not be written at the end
     a = load_side(cfg.a, cfg.team_size, cfg.seed, 0, cfg.tradition)
     b = load_side(cfg.b, cfg.team_size, cfg.seed, 1, cfg.tradition)
     for spec, side in ((cfg.a, a), (cfg.b, b)):

@@ -22,7 +22,7 @@ from pydantic import Field
 
 from train.config import match_settings
 from train.eval.duplicate import _jsonable, match_settings_of, play_match
-from truque_env.io import atomic_output, check_writable, write_json_atomic
+from truque_env.io import atomic_output, check_new_output, write_json_atomic
 from truque_env.policy import check_team_size
 from truque_env.progress import report_console
 from truque_env.settings import MatchSettings
@@ -225,6 +225,8 @@ class LeagueConfig:
     bootstrap: Annotated[int, Field(ge=0)] = 1000
     out_dir: Path = Path("runs/league")
     """league.json and league.png are written here"""
+    overwrite: bool = False
+    """replace a league already in out_dir (without it, that is refused)"""
     progress: bool = True
 
 
@@ -233,7 +235,7 @@ def run(cfg: LeagueConfig) -> LeagueResult:
 
     settings = match_settings(cfg)  # a bad setting fails before any match
     names = [s.strip() for s in cfg.policies.split(",") if s.strip()]
-    check_writable(cfg.out_dir / "league.json")
+    check_new_output(cfg.out_dir / "league.json", cfg.overwrite)
     for name in names:  # fail early on an unknown name, or a bot that does not play this team size
         check_team_size(load_policy(name, seed=0, tradition=cfg.tradition), settings.team_size, name)
     factories = {name: (lambda seed, _n=name: load_policy(_n, seed=seed, tradition=cfg.tradition)) for name in names}

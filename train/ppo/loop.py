@@ -10,6 +10,13 @@ trained on), with probability ``p_bot`` a fixed bot drawn from ``bot_opponents``
 names, e.g. the heuristic: a league's fixed opponents) or else one frozen snapshot drawn from
 the pool of past policies.
 
+A cloned start (``bc_dataset``) can be kept near its clone: ``anchor_coef`` adds KL(clone || policy)
+to the loss, so the actor leaves the bot it copied only where the advantages keep pulling it away,
+not where a rare decision drifts with the rest of the network (``masked_kl``). With several kinds of
+opponent in the mix, ``critic_knows_opponent`` tells the critic who holds the other team (training
+only): the values against random and against the heuristic differ, and one averaged value makes
+the decisions that end a juego look better against random than they are.
+
 Rewards are chinas of the seat's team minus the rival's, divided by ``target``, scored when a
 mano ends. A decision's return runs to the same seat's next decision (GAE per (table, seat)
 trajectory, ``_gae`` below).
@@ -49,7 +56,16 @@ from torch import nn
 from agents.ppo_checkpoint import CHECKPOINT_VERSION, FORMAT, read_checkpoint
 from agents.ppo_network import Agent, evaluate_actions, sample  # noqa: F401 (sample: the public API)
 from train import config
-from train.ppo.rollout import Rollout, Sampler, Tables, _denorm, _hands, _rng_state, draw_tables  # noqa: F401
+from train.ppo.rollout import (  # noqa: F401
+    Rollout,
+    Sampler,
+    Tables,
+    _denorm,
+    _hands,
+    _rng_state,
+    draw_tables,
+    opponent_kinds,
+)
 from truque_env.engine import header as H
 from truque_env.io import atomic_output, write_text_atomic
 from truque_env.settings import check_made_for
@@ -119,10 +135,20 @@ class PPOConfig:
     """width of the hidden layers"""
     centralized_critic: bool = True
     """the critic also sees every hand (training only; the actor plays on what its seat knows)"""
+    critic_knows_opponent: bool = False
+    """the critic also reads who holds the other team at the table: the learner itself, a snapshot or
+    which bot (training only, like the hidden hands; the actor cannot know it). One value averaged
+    over the mix's opponents judges a decision that ends the juego against the average: against random,
+    a falta envido accepted with 80% to win looks no worse than playing on, which wins 96%"""
     hand_features: bool = False
     """give the network the hand summary of agents.features (valor de pares and flor, poder de truque)"""
     value_warmup_updates: Annotated[int, Field(ge=0)] = 0
     """updates at the start that train the critic only (for a cloned actor)"""
+    anchor_coef: Annotated[float, Field(ge=0)] = 0.0
+    """weight of KL(warm start || policy) in each minibatch's loss: the actor stays near the policy it
+    started as (the clone of bc_dataset, or init_from's) wherever the rollouts' advantages do not pull it
+    away (the KL-regularised search of piKL, Jacob et al. 2022; AlphaStar's KL to its supervised policy).
+    0: off; above 0 it needs bc_dataset or init_from"""
     # warm start by behaviour cloning (train/ppo/bc.py)
 
     bc_dataset: Path | None = None
@@ -209,7 +235,17 @@ class PPOConfig:
                 raise ValueError(f"{name} {str(path)!r} does not exist")
         if self.bc_dataset is not None and self.init_from is not None:
             raise ValueError("give bc_dataset or init_from, not both")
+        if self.anchor_coef > 0 and self.bc_dataset is None and self.init_from is None:
+            raise ValueError("anchor_coef > 0 keeps the actor near its warm start: give bc_dataset or init_from")
         config.check_config(self)  # and every field's type and bounds (pydantic), the key named
+
+    @property
+    def critic_opponent_kinds(self) -> tuple[str, ...]:
+        """What the critic tells apart at the other team with ``critic_knows_opponent`` (index = kind):
+        the learner itself, a snapshot, each bot of ``bot_opponents`` once; empty without it."""
+        if not self.critic_knows_opponent:
+            return ()
+        return ("self", "snapshot", *dict.fromkeys(self.bot_opponents))
 
     @property
     def distributed(self) -> bool:
@@ -260,12 +296,23 @@ def _gae(seats, trained, rewards, terminated, values, last_values, gamma, lam, a
 # checkpoints: atomic, loaded with weights_only=True
 
 
-def ppo_loss(logp, old_logp, adv, entropy, value, ret, cfg: PPOConfig, critic_only: bool = False):
+def masked_kl(anchor_logits, logits, mask):
+    """KL(anchor || policy) per row over the legal actions (illegal ones carry -inf logits in both
+    and no probability: they add nothing, rather than the nan of 0 * -inf)."""
+    legal = mask != 0
+    anchor_logp = torch.log_softmax(anchor_logits, dim=-1).masked_fill(~legal, 0.0)
+    logp = torch.log_softmax(logits, dim=-1).masked_fill(~legal, 0.0)
+    return (anchor_logp.exp() * (anchor_logp - logp)).sum(-1)
+
+
+def ppo_loss(logp, old_logp, adv, entropy, value, ret, cfg: PPOConfig, critic_only: bool = False, anchor_kl=None):
     """The loss of one minibatch, to minimise, and its terms (detached, for the logs).
 
     The clipped surrogate of Schulman et al. (2017, eq. 7) on advantages normalised within the
     minibatch, minus ``ent_coef`` times the mean entropy, plus ``vf_coef`` times the squared
-    value error (halved); ``critic_only`` (the value warm-up of a cloned actor) keeps the last.
+    value error (halved), plus ``anchor_coef`` times the mean ``anchor_kl`` (``masked_kl`` of the
+    warm start's logits, when there is an anchor); ``critic_only`` (the value warm-up of a cloned
+    actor) keeps the value term alone.
     """
     logratio = logp - old_logp
     ratio = logratio.exp()
@@ -274,10 +321,14 @@ def ppo_loss(logp, old_logp, adv, entropy, value, ret, cfg: PPOConfig, critic_on
     value_loss = 0.5 * ((value - ret) ** 2).mean()
     ent = entropy.mean()
     loss = cfg.vf_coef * value_loss if critic_only else policy - cfg.ent_coef * ent + cfg.vf_coef * value_loss
+    if anchor_kl is not None and not critic_only:
+        loss = loss + cfg.anchor_coef * anchor_kl.mean()
     with torch.no_grad():
         terms = {"policy": policy.detach(), "value": value_loss.detach(), "entropy": ent.detach(),
                  "approx_kl": ((ratio - 1) - logratio).mean(),
                  "clipfrac": ((ratio - 1).abs() > cfg.clip_coef).float().mean()}
+        if anchor_kl is not None:
+            terms["anchor_kl"] = anchor_kl.mean()
     return loss, terms
 
 
@@ -396,6 +447,11 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         fit(agent, load_dataset(cfg.bc_dataset, cfg.tradition), epochs=cfg.bc_epochs, lr=cfg.bc_learning_rate, seed=cfg.seed)
     if not run.pool:
         run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
+    anchor = None
+    if cfg.anchor_coef > 0:  # the warm start, frozen (a resumed run reads it back: it is not the weights now)
+        anchor = Agent.from_config(cfg)
+        anchor.load_state_dict(ckpt["anchor"] if cfg.resume else agent.state_dict())
+        anchor.requires_grad_(False)
     # the log's clock is the time limit's: it has run since t_start (the warm start included)
     log = _Log(cfg, resumed=cfg.resume, seconds=run.seconds + time.perf_counter() - t_start, at=run)
 
@@ -415,6 +471,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
 
         # ---- rollout (on the workers' shards, concatenated, when there are workers) ------
         ro = sampler.rollout(agent, opponent, ret_stats, tables)
+        opponent_kind = opponent_kinds(cfg, tables)  # per table, what the critic reads of the other team
         m = len(ro.action)
         run.decisions += batch
         rollout_seconds = time.perf_counter() - t_update
@@ -441,9 +498,16 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                 mb = perm[start : start + mb_size]
                 mk = torch.from_numpy(ro.mask[mb])
                 csr = agent.csr(ro.obs[mb])
-                logp, entropy = evaluate_actions(agent.logits_csr(csr, mk), mk, f_action[mb])
-                value = agent.value_csr(csr, _hands(cfg, ro.hidden[mb]))
-                loss, terms = ppo_loss(logp, f_logp[mb], f_adv[mb], entropy, value, f_ret[mb], cfg, critic_only=warmup)
+                logits = agent.logits_csr(csr, mk)
+                logp, entropy = evaluate_actions(logits, mk, f_action[mb])
+                value = agent.value_csr(csr, _hands(cfg, ro.hidden[mb]), opponent_kind[ro.i[mb]])
+                anchor_kl = None
+                if anchor is not None:
+                    with torch.no_grad():
+                        anchor_logits = anchor.logits_csr(csr, mk)
+                    anchor_kl = masked_kl(anchor_logits, logits, mk)
+                loss, terms = ppo_loss(logp, f_logp[mb], f_adv[mb], entropy, value, f_ret[mb], cfg,
+                                       critic_only=warmup, anchor_kl=anchor_kl)
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
@@ -480,6 +544,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                 "update": run.update, "decisions": run.decisions, "pool": run.pool, "seconds": run.seconds,
                 "torch_rng": gen.get_state(), "numpy_rng": np_rng.bit_generator.state, "ret_stats": ret_stats,
                 **sampler.state(),  # the tables and the bots' generators (the workers': theirs too)
+                **({"anchor": anchor.state_dict()} if anchor is not None else {}),
             })
             log.flush()
         if out_of_time:

@@ -45,6 +45,16 @@ def draw_tables(cfg: PPOConfig, update: int, np_rng: np.random.Generator) -> Tab
     return Tables(learner_team, self_play, bot)
 
 
+def opponent_kinds(cfg: PPOConfig, tables: Tables) -> np.ndarray:
+    """Per table, the index in ``cfg.critic_opponent_kinds`` of who holds the other team (zeros
+    without ``critic_knows_opponent``: the critic then reads nothing of it)."""
+    kinds = cfg.critic_opponent_kinds
+    if not kinds:
+        return np.zeros(len(tables.bot), dtype=np.int64)
+    bot_kind = np.array([kinds.index(name) for name in cfg.bot_opponents] or [0], dtype=np.int64)
+    return np.where(tables.self_play, 0, np.where(tables.bot == -2, 1, bot_kind[np.maximum(tables.bot, 0)]))
+
+
 @dataclass
 class Rollout:
     """What ``num_steps`` decisions on some tables leave for GAE and the PPO update.
@@ -111,6 +121,7 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
     b_term = np.zeros((T, N), dtype=np.bool_)
     hidden_np = np.zeros((N, Obs.HIDDEN_SIZE), dtype=np.int8)
     obs_np, mask_np, seat_np = env.obs, env.mask, env.seat
+    kind = opponent_kinds(cfg, tables)  # what the critic reads of the other team (when it reads it)
     m = 0
     for t in range(T):
         choice = (mask_np != 0).sum(axis=1) > 1
@@ -125,7 +136,7 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
                 o, h, mk = obs_np[li], hidden_np[li], mask_np[li]
                 csr = agent.csr(o)
                 a, logp = sample(agent.logits_csr(csr, torch.from_numpy(mk)), gen)
-                v = agent.value_csr(csr, _hands(cfg, h)).numpy()
+                v = agent.value_csr(csr, _hands(cfg, h), kind[li]).numpy()
                 k = slice(m, m + li.size)
                 s_obs[k], s_hidden[k], s_mask[k], s_action[k], s_logp[k] = o, h, mk, a.numpy(), logp.numpy()
                 s_t[k], s_i[k] = t, li
@@ -151,7 +162,7 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
     with torch.no_grad():
         for q in range(2 * cfg.team_size):
             Obs.observe_seats(env.states, env.hists, np.full(N, q, dtype=np.int64), o_q, h_q)
-            v = agent.value_csr(agent.csr(o_q), _hands(cfg, h_q)).numpy()
+            v = agent.value_csr(agent.csr(o_q), _hands(cfg, h_q), kind).numpy()
             last_values[:, q] = _denorm(v, cfg, ret_stats)
     return Rollout(s_obs[:m], s_hidden[:m], s_mask[:m], s_action[:m], s_logp[:m], s_t[:m], s_i[:m],
                    b_value, b_seat, b_trained, b_rew, b_term, last_values)

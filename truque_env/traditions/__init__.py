@@ -71,7 +71,7 @@ class TraditionSpec:
     layout: ModuleType
     """the state row: the common header (truque_env.engine.header) then the tradition's tail"""
     actions: ModuleType
-    """NUM_ACTIONS, ACTION_NAMES, action_id(name), SENA_BASE, SENA_NAMES"""
+    """NUM_ACTIONS, ACTION_NAMES, ACTION_KIND (truque_env.traditions.action_kinds), action_id(name), SENA_BASE, SENA_NAMES"""
     kernels: ModuleType
     """init_table, set_deal_stream, deal_random, deal_hands, legal_mask, step, step_unchecked, OK"""
     observation: ModuleType

@@ -42,6 +42,7 @@ id      name                                 meaning
 from __future__ import annotations
 
 from truque_env.cards import NUM_CARDS, card_str
+from truque_env.traditions import action_kinds as K
 
 PASO = 0
 QUIERO = 1
@@ -118,6 +119,23 @@ def _names() -> tuple[str, ...]:
 
 ACTION_NAMES: tuple[str, ...] = _names()
 _BY_NAME = {n: i for i, n in enumerate(ACTION_NAMES)}
+
+
+def _kinds() -> tuple[int, ...]:
+    kind = [K.OTHER] * NUM_ACTIONS  # paso, flor, uno y uno
+    # todo dicho, contraflor (al resto), the envidos (alone, y truco, y quiero retruco / vale cuatro), the trucos
+    for a in (TODO_DICHO, CONTRAFLOR, AL_RESTO, *range(ENVIDO, SIN_LEY_QUIERO_Y_PASO),
+              *range(Y_QUIERO_RETRUCO, TRUCO), TRUCO, RETRUCO, VALE_CUATRO):
+        kind[a] = K.RAISE
+    kind[QUIERO] = kind[CON_FLOR_QUIERO] = kind[SIN_LEY_QUIERO_Y_PASO] = kind[SIN_LEY_PASO_Y_QUIERO] = K.ACCEPT
+    kind[NO_QUIERO] = kind[CON_FLOR_NO_QUIERO] = kind[ME_ACHICO] = K.REFUSE
+    kind[MAZO] = K.LEAVE
+    kind[PLAY_BASE:SENA_BASE] = [K.PLAY] * NUM_CARDS
+    kind[SENA_BASE:] = [K.SENA] * NUM_SENAS
+    return tuple(kind)
+
+
+ACTION_KIND: tuple[int, ...] = _kinds()  # truque_env.traditions.action_kinds, per action id
 ALIASES = {
     "quiero y paso": QUIERO,  # 004: without "sin ley" it accepts everything (AE10)
     "paso y quiero": NO_QUIERO,  # ... and this refuses everything

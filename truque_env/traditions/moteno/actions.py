@@ -36,6 +36,7 @@ id      name                        meaning (article)
 from __future__ import annotations
 
 from truque_env.cards import NUM_CARDS, card_str
+from truque_env.traditions import action_kinds as K
 
 PASO = 0
 QUIERO = 1
@@ -105,6 +106,21 @@ def _names() -> tuple[str, ...]:
 
 ACTION_NAMES: tuple[str, ...] = _names()
 _BY_NAME = {n: i for i, n in enumerate(ACTION_NAMES)}
+
+
+def _kinds() -> tuple[int, ...]:
+    kind = [K.OTHER] * NUM_ACTIONS  # paso, luego te lo digo, flor, canto pares, de la mía
+    for a in (TRUCO, RETRUCO, PANUEVE, *range(PARES_BASE, FALTA + 1)):  # the envíos, la falta, the truques
+        kind[a] = K.RAISE
+    kind[QUIERO] = kind[CON_FLOR_QUIERO] = K.ACCEPT
+    kind[NO_QUIERO] = kind[CON_FLOR_NO_QUIERO] = K.REFUSE
+    kind[BARAJA] = kind[NO_VALE] = K.LEAVE
+    kind[PLAY_BASE:PARES_BASE] = [K.PLAY] * NUM_CARDS
+    kind[SENA_BASE:] = [K.SENA] * NUM_SENAS
+    return tuple(kind)
+
+
+ACTION_KIND: tuple[int, ...] = _kinds()  # truque_env.traditions.action_kinds, per action id
 
 
 def action_id(name: str) -> int:
