@@ -22,7 +22,8 @@ class Agent(nn.Module):
 
     The first layer of each reads the sparse features (``agents.features``: the one-hot history,
     scaled counts) through ``SparseLinear``; then ReLU MLPs. Inputs are int8 observations (and
-    hidden hands, ``observe_hidden``) or their CSR rows, never floats.
+    hidden hands, ``observe_hidden``) or their CSR rows, never floats. With ``critic_opponents``
+    the critic also reads a learned row per kind of opponent (``PPOConfig.critic_knows_opponent``).
     """
 
     def __init__(self, hidden: int, centralized_critic: bool, seed: int = 0, hand_features: bool = False,
@@ -82,6 +83,8 @@ class Agent(nn.Module):
         if self.centralized_critic:
             x = x + self.critic_hands(hands_csr)
         if self.critic_opponents:
+            if opponent is None:
+                raise ValueError("this critic reads who holds the other team: give opponent (a kind per row)")
             x = x + self.critic_opponent(torch.as_tensor(opponent))
         return self.critic(x).squeeze(-1)
 
@@ -89,8 +92,8 @@ class Agent(nn.Module):
     def logits(self, obs, mask):
         return self.logits_csr(self.csr(obs), torch.as_tensor(mask))
 
-    def value(self, obs, hidden):
-        return self.value_csr(self.csr(obs), int8_csr(_np(hidden)) if self.centralized_critic else None)
+    def value(self, obs, hidden, opponent=None):
+        return self.value_csr(self.csr(obs), int8_csr(_np(hidden)) if self.centralized_critic else None, opponent)
 
     def act(self, obs, mask, generator=None, u=None):
         return sample(self.logits(obs, mask), generator, u)

@@ -723,3 +723,20 @@ def test_the_shipped_argentino_bot_loads_by_name_plays_1v1_and_refuses_other_siz
     report = play_match(bot, load_policy("random", seed=1, tradition="argentino"), tradition="argentino", team_size=1,
                         episodes=200, num_envs=100, seed=11, bootstrap=0).to_dict()
     assert report["juegos"]["win_rate_A"] >= 0.85, report["juegos"]  # 96.5% of 2,000 in the committed result
+
+
+def test_a_critic_that_reads_the_opponent_refuses_to_guess_it():
+    from train.ppo.loop import Agent
+
+    agent = Agent(16, centralized_critic=False, critic_opponents=3)
+    obs = _some_decisions()[0]
+    with pytest.raises(ValueError, match="this critic reads who holds the other team: give opponent"):
+        agent.value(obs, None)
+    same = np.repeat(obs[:1], 3, axis=0)  # one position, three kinds of opponent
+    kinds = np.array([0, 1, 2])
+    with torch.no_grad():
+        start = agent.value(same, None, kinds)
+        agent.critic_opponent.weight[2] = 1.0
+        v = agent.value(same, None, kinds)
+    assert start[0] == start[1] == start[2]  # rows of zeros at the start: the kind changes nothing yet
+    assert v[0] == v[1] == start[0] and v[2] != v[0]  # only the learned row moves the value
