@@ -3,7 +3,9 @@
 The package, along its seams: ``config.py`` (every threshold and weight), ``hands.py`` (every
 three-card hand with its valuations and honest seña, and the probabilities read from them),
 ``view.py`` (the observation read once per decision, by the names of ``observation.PARTS``),
-``policy.py`` (the decisions), ``simulation.py`` (the truque played out by numba).
+``reference.py`` (the decisions, in readable Python: the specification), ``kernels.py`` (the same
+decisions as numba kernels over a batch), ``policy.py`` (``HeuristicPolicy`` over the kernels),
+``simulation.py`` (the truque played out by numba).
 
 It decides from the observation tensor (``truque_env.traditions.moteno.observation``) and the legal mask,
 never from the engine state, so it plays in every interface (vector env, PettingZoo, Gymnasium,
@@ -87,8 +89,9 @@ reservada likely wins (12.13); ``play``: seña, ``de la mía``, flor, envite, tr
 from agents.heuristic.config import HeuristicConfig
 from agents.heuristic.hands import honest_sena
 from agents.heuristic.policy import HeuristicPolicy, make_policy
-from agents.heuristic.simulation import _mod_small, simulate_truque, simulate_truque_cards
+from agents.heuristic.reference import ReferenceHeuristic
+from agents.heuristic.simulation import simulate_truque, simulate_truque_cards
 from agents.heuristic.view import View
 
-__all__ = ["HeuristicConfig", "HeuristicPolicy", "View", "honest_sena", "make_policy", "simulate_truque",
-           "simulate_truque_cards", "_mod_small"]
+__all__ = ["HeuristicConfig", "HeuristicPolicy", "ReferenceHeuristic", "View", "honest_sena", "make_policy", "simulate_truque",
+           "simulate_truque_cards"]

@@ -392,8 +392,9 @@ if __name__ == "__main__":
     main()
 
 
-def test_internal_error_raises_by_default_and_is_counted_when_tolerated(monkeypatch):
-    """A bug in the bot is an error, not a silent safe move; ``debug = False`` tolerates and counts it."""
+def test_twin_internal_error_raises_by_default_and_is_counted_when_tolerated(monkeypatch):
+    """A bug in the readable twin is an error, not a silent safe move; ``debug = False``
+    tolerates and counts it (the kernels' form: test_heuristic_kernels.py)."""
     import agents.heuristic as H
 
     obs = np.zeros(O.OBS_SIZE, dtype=np.int8)
@@ -404,8 +405,8 @@ def test_internal_error_raises_by_default_and_is_counted_when_tolerated(monkeypa
     def broken(self, v, m):
         raise RuntimeError("a reading mistake")
 
-    monkeypatch.setattr(H.HeuristicPolicy, "_decide", broken)
-    bot = H.HeuristicPolicy(seed=0)
+    monkeypatch.setattr(H.ReferenceHeuristic, "_decide", broken)
+    bot = H.ReferenceHeuristic(seed=0)
     with pytest.raises(RuntimeError, match="reading mistake"):
         bot.act(obs, mask)
     bot.debug = False

@@ -45,18 +45,3 @@ def test_heuristic_replays_the_golden_trace():
                             f"{int(bad[0])} (got {int(got[bad[0]])}, recorded {int(action[lo + bad[0]])})")
     assert not problems, "\n".join(problems)
 
-
-def test_exact_small_modulo_of_the_shuffle():
-    """The deal's float64 ``z % d`` equals the integer one (random and edge-case z, every d)."""
-    from agents.heuristic import _mod_small
-
-    rng = np.random.default_rng(7)
-    zs = [int(z) for z in rng.integers(0, 2**64, size=3000, dtype=np.uint64)]
-    zs += [0, 1, 2**32 - 1, 2**32, 2**32 + 1, 2**64 - 1, 2**64 - 2, 2**63, 2**63 - 1]
-    for d in range(1, 41):
-        zs += [k * d for k in (1, 2, 2**26, (2**32 - 1) // d, 2**32 // d * 2**32, (2**64 - 1) // d)]
-        zs += [k * d - 1 for k in (1, 2**20, (2**64 - 1) // d)]
-    zs = [z for z in zs if z < 2**64]
-    for d in range(1, 41):
-        for z in zs:
-            assert _mod_small(np.uint64(z), d) == z % d, (z, d)
