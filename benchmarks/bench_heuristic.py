@@ -18,7 +18,7 @@ same for every form (the same decisions). The forms run interleaved, repeat by r
 figure is the median of ``--repeats`` timed runs after a warm-up (JIT compilation excluded); the
 load average is recorded before and after.
 
-    python benchmarks/bench_heuristic.py --before /tmp/before            # about 6 minutes
+    python benchmarks/bench_heuristic.py --before /tmp/before            # about 8 minutes
     python benchmarks/bench_heuristic.py --quick                         # under a minute
 """
 
@@ -185,7 +185,8 @@ def bench_evaluation(team_size, juegos, repeats, before) -> dict:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--juegos", type=int, default=128, help="juegos per match (and per corpus)")
     ap.add_argument("--before", type=Path, help="a checkout of an earlier commit, to time its heuristic too")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "bench_heuristic.json")
     ap.add_argument("--child", help=argparse.SUPPRESS)
@@ -198,7 +199,9 @@ def main(argv=None):
         raise SystemExit(f"error: --before {args.before}: no agents/heuristic/ there")
     before = args.before.resolve() if args.before else None
     repeats = 1 if args.quick else args.repeats
-    juegos = 8 if args.quick else 48
+    juegos = 8 if args.quick else args.juegos
+    if juegos < 1 or repeats < 1:
+        raise SystemExit("error: --juegos and --repeats must be >= 1")
     commit = None
     if before is not None:
         commit = subprocess.run(["git", "-C", str(before), "rev-parse", "HEAD"], capture_output=True, text=True,

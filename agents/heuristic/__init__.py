@@ -35,6 +35,12 @@ How it judges a hand (Reglamento del Truque Moteño, cited "Art. x.y"):
   a race model of the score (``score``, ``target_falta``: la falta, Art. 6.16, and being close to
   the target make it careful when behind and bold when a win ends the juego).
 
+Speed (``python benchmarks/bench_heuristic.py --before <checkout of 06a675b>``, this 2-core machine, idle):
+the kernels decide 31,600 rows per second in 1 contra 1 and 15,400 in 3 contra 3 with decision keys
+(rows in parallel), against 4,900 and 3,300 for the per-row Python bot of 06a675b in the same run;
+a duplicate evaluation against random plays 3.2 (1v1) and 2.9 (3v3) times as many juegos per second.
+Without keys (the bot's own generator) the rows are decided in order, on one core.
+
 Señas (ruling 3) are honest: once per mano, at its first chance, with probability ``sena_rate``,
 it names its best card in this order: perro (11B), perra (10O), cascabel (11O), espada (1E),
 basto (1B), mata de espadas (7E), mata de oros (7O), tres, dos; else "flor" if it holds flor,
