@@ -10,6 +10,13 @@ trained on), with probability ``p_bot`` a fixed bot drawn from ``bot_opponents``
 names, e.g. the heuristic: a league's fixed opponents) or else one frozen snapshot drawn from
 the pool of past policies.
 
+With ``league = true`` the opponents are a league met by prioritised fictitious self-play
+(``train/ppo/pfsp.py``): a table keeps its opponent (and the learner its team) for a whole juego,
+and the next juego's opponent is drawn from the snapshots and ``bot_opponents`` with weights
+that grow with the learner's recent losses to each (AlphaStar's PFSP), so training goes where
+the learner is weakest instead of where it already wins. ``team_sizes = [1, 2, 3]`` trains one
+network on several team sizes at once (the tables split evenly; the observation says the size).
+
 A cloned start (``bc_dataset``) can be kept near its clone: ``anchor_coef`` adds KL(clone || policy)
 to the loss, so the actor leaves the bot it copied only where the advantages keep pulling it away,
 not where a rare decision drifts with the rest of the network (``masked_kl``). With several kinds of
@@ -56,7 +63,9 @@ from torch import nn
 from agents.ppo_checkpoint import CHECKPOINT_VERSION, FORMAT, read_checkpoint
 from agents.ppo_network import Agent, evaluate_actions, sample  # noqa: F401 (sample: the public API)
 from train import config
+from train.ppo.pfsp import LeagueStats, entry_names, pfsp_probs
 from train.ppo.rollout import (  # noqa: F401
+    MixedSizes,
     Rollout,
     Sampler,
     Tables,
@@ -82,6 +91,9 @@ class PPOConfig:
     """the game (truque_env.traditions())"""
     team_size: Annotated[int, Field(ge=1)] = 3
     """players per team"""
+    team_sizes: tuple[int, ...] = ()
+    """train one network on several team sizes at once: the tables split evenly among them (in
+    this order; team_size is then the first); empty: team_size alone"""
     target: Annotated[int, Field(ge=2)] = 30
     """points to win a juego (Moteño: 30 chinas, ruling 1)"""
     episode: Literal["mano", "juego", "partida"] = "juego"
@@ -171,6 +183,16 @@ class PPOConfig:
     """fixed bots (agents.registry names or checkpoint paths) that hold the other team at some tables"""
     p_bot: Annotated[float, Field(ge=0, le=1)] = 0.0
     """probability that a table's other team is one of bot_opponents (not the learner, not a snapshot)"""
+    league: bool = False
+    """prioritised fictitious self-play (train/ppo/pfsp.py): a table keeps its opponent for a whole
+    juego, drawn from the league (the snapshots, each of bot_opponents) by the learner's recent
+    results against each; p_latest is then the share of self-play juegos, p_bot unused"""
+    pfsp_power: Annotated[float, Field(ge=0)] = 2.0
+    """the weight of an entry the learner wins a share w of juegos against: (1 - w) ** pfsp_power"""
+    pfsp_mix: Annotated[float, Field(ge=0, le=1)] = 0.2
+    """the share of league draws spread evenly over the entries (none is ever dropped)"""
+    pfsp_decay: Annotated[float, Field(gt=0, le=1)] = 0.98
+    """per update, the weight left to the results counted so far (recent juegos count most)"""
     # the run
 
     seed: Annotated[int, Field(ge=0)] = 1
@@ -215,12 +237,31 @@ class PPOConfig:
                      "bc_epochs", "num_workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+        if self.team_sizes:
+            if self.team_sizes[0] != self.team_size:
+                raise ValueError(f"team_sizes {list(self.team_sizes)} must start with team_size ({self.team_size})")
+            if len(set(self.team_sizes)) != len(self.team_sizes):
+                raise ValueError(f"team_sizes {list(self.team_sizes)} repeats a size")
+            for k in self.team_sizes:
+                config.match_settings(dataclasses.replace(self, team_size=k))  # each size valid for the tradition
+            if self.num_envs % len(self.team_sizes):
+                raise ValueError(f"num_envs ({self.num_envs}) must be a multiple of the number of team_sizes "
+                                 f"({len(self.team_sizes)}): each size plays an equal share of the tables")
+            if self.distributed:
+                raise ValueError("team_sizes (several sizes in one run) runs in one process: num_workers = 1")
         if self.num_envs % self.num_workers:
             raise ValueError(f"num_envs ({self.num_envs}) must be a multiple of num_workers ({self.num_workers}): "
                              "each worker plays an equal shard of the tables")
         if not 0.0 <= self.p_latest <= 1.0 or not 0.0 <= self.p_bot <= 1.0 - self.p_latest:
             raise ValueError(f"p_latest and p_bot must be probabilities with p_latest + p_bot <= 1, "
                              f"got {self.p_latest!r} and {self.p_bot!r}")
+        if self.league:
+            if self.episode != "juego":
+                raise ValueError("league = true draws an opponent per juego: episode must be 'juego'")
+            if self.p_bot > 0:
+                raise ValueError("league = true draws the opponents by their results: leave p_bot at 0")
+            if self.distributed:
+                raise ValueError("league = true runs in one process: num_workers = 1")
         if self.p_bot > 0 and not self.bot_opponents:
             raise ValueError("p_bot > 0 needs bot_opponents")
         if self.eval_every < 0 or self.value_warmup_updates < 0 or self.time_limit_minutes < 0:
@@ -246,6 +287,11 @@ class PPOConfig:
         if not self.critic_knows_opponent:
             return ()
         return ("self", "snapshot", *dict.fromkeys(self.bot_opponents))
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """The team sizes trained on: ``team_sizes``, or ``team_size`` alone."""
+        return tuple(self.team_sizes) or (self.team_size,)
 
     @property
     def distributed(self) -> bool:
@@ -402,6 +448,8 @@ def train(cfg: PPOConfig, in_process_workers: bool = False) -> RunState:
         from train.ppo.ray_workers import Workers
 
         sampler = Workers(cfg, use_ray=not in_process_workers)
+    elif len(cfg.sizes) > 1:
+        sampler = MixedSizes(cfg, gen)
     else:
         sampler = Sampler(cfg, gen)
     try:
@@ -418,6 +466,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     run = RunState()
     ret_stats = (0.0, 1.0)  # running mean and variance of the returns (value normalisation)
+    league = LeagueStats(len(entry_names(cfg.bot_opponents))) if cfg.league else None
 
     if cfg.resume:
         ckpt = load_checkpoint(ckpt_path, cfg)
@@ -430,6 +479,8 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         np_rng.bit_generator.state = ckpt["numpy_rng"]
         ret_stats = tuple(ckpt["ret_stats"])
         sampler.load_state(ckpt)  # the tables where they stood, the bots' generators (and the workers')
+        if league is not None:
+            league.load_state(ckpt["league_stats"])
     elif cfg.init_from is not None:
         init = load_checkpoint(cfg.init_from)
         model = init["model"]
@@ -465,13 +516,18 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         t_update = time.perf_counter()
         lr = cfg.learning_rate * (1.0 - run.update / num_updates) if cfg.anneal_lr else cfg.learning_rate
         optimizer.param_groups[0]["lr"] = lr
-        # which team the learner holds at each table, and who holds the other team
-        tables = draw_tables(cfg, run.update, np_rng)
+        # which team the learner holds at each table, and who holds the other team (a league run:
+        # the tables keep theirs for the juego, and a new juego's is drawn with these probabilities)
+        probs = pfsp_probs(league.wins, league.games, cfg.pfsp_power, cfg.pfsp_mix) if league is not None else None
+        tables = draw_tables(cfg, run.update, np_rng) if league is None else None
         opponent = run.pool[int(np_rng.integers(len(run.pool)))]
 
         # ---- rollout (on the workers' shards, concatenated, when there are workers) ------
-        ro = sampler.rollout(agent, opponent, ret_stats, tables)
-        opponent_kind = opponent_kinds(cfg, tables)  # per table, what the critic reads of the other team
+        ro = sampler.rollout(agent, opponent, ret_stats, tables, probs) if league is not None else \
+            sampler.rollout(agent, opponent, ret_stats, tables)
+        if league is not None:
+            league.decay(cfg.pfsp_decay)
+            league.add(ro.finished_entry, ro.finished_result)
         m = len(ro.action)
         run.decisions += batch
         rollout_seconds = time.perf_counter() - t_update
@@ -500,7 +556,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                 csr = agent.csr(ro.obs[mb])
                 logits = agent.logits_csr(csr, mk)
                 logp, entropy = evaluate_actions(logits, mk, f_action[mb])
-                value = agent.value_csr(csr, _hands(cfg, ro.hidden[mb]), opponent_kind[ro.i[mb]])
+                value = agent.value_csr(csr, _hands(cfg, ro.hidden[mb]), ro.kind[mb])
                 anchor_kl = None
                 if anchor is not None:
                     with torch.no_grad():
@@ -526,6 +582,12 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                       "perf/rollout_seconds": rollout_seconds, "perf/trained_decisions": m,
                       "perf/trained_share": m / batch, "charts/learning_rate": lr,
                       "charts/return_mean": ret_stats[0], "charts/return_std": float(np.sqrt(ret_stats[1]))})
+        if league is not None:  # each entry's recent win rate and its share of the draws
+            for name, w, p in zip(entry_names(cfg.bot_opponents), league.win_rates(), probs, strict=True):
+                name = name.replace("/", "_")  # a checkpoint path as a bot
+                stats[f"league/{name}/win_rate"] = float(w)
+                stats[f"league/{name}/p"] = float(p)
+            stats["league/juegos_finished"] = float(len(ro.finished_entry))
         log.scalars(run, stats)
         if progress is not None:
             progress.update(run.update, sps, stats)
@@ -545,6 +607,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                 "torch_rng": gen.get_state(), "numpy_rng": np_rng.bit_generator.state, "ret_stats": ret_stats,
                 **sampler.state(),  # the tables and the bots' generators (the workers': theirs too)
                 **({"anchor": anchor.state_dict()} if anchor is not None else {}),
+                **({"league_stats": league.state()} if league is not None else {}),
             })
             log.flush()
         if out_of_time:
@@ -603,13 +666,18 @@ class _Log:
 
         cfg = self.cfg
         learner = PPOPolicy.from_agent(agent, seed=cfg.seed + run.update, name=f"ppo@{run.update}")
-        for name in cfg.eval_opponents:
-            opponent = load_policy(name, seed=cfg.seed + run.update, tradition=cfg.tradition)
-            report = play_match(learner, opponent, settings=config.match_settings(cfg), episodes=cfg.eval_juegos,
-                                num_envs=min(256, 2 * -(-cfg.eval_juegos // 2)), seed=cfg.seed * 7919 + run.update,
-                                bootstrap=200)
-            report.save(cfg.run_dir / "evals" / f"{run.update:06d}_{name}.json")
-            self.scalars(run, {f"eval/{name}/{k}": v for k, v in eval_summary(report).items()})
+        several = len(cfg.sizes) > 1  # then each size is evaluated, and named in the files and scalars
+        for size in cfg.sizes:
+            settings = config.match_settings(dataclasses.replace(cfg, team_size=size))
+            tag = f"_{size}v{size}" if several else ""
+            for name in cfg.eval_opponents:
+                opponent = load_policy(name, seed=cfg.seed + run.update, tradition=cfg.tradition)
+                report = play_match(learner, opponent, settings=settings, episodes=cfg.eval_juegos,
+                                    num_envs=min(256, 2 * -(-cfg.eval_juegos // 2)), seed=cfg.seed * 7919 + run.update,
+                                    bootstrap=200)
+                report.save(cfg.run_dir / "evals" / f"{run.update:06d}_{name}{tag}.json")
+                prefix = f"eval/{name}/{size}v{size}" if several else f"eval/{name}"
+                self.scalars(run, {f"{prefix}/{k}": v for k, v in eval_summary(report).items()})
 
     def flush(self) -> None:
         self.lines.flush()

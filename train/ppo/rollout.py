@@ -13,6 +13,7 @@ import torch
 from agents.ppo_network import Agent, sample
 from agents.sparse_linear import int8_csr
 from train.config import match_settings
+from train.ppo.pfsp import LeagueTables
 from truque_env.engine import header as H
 from truque_env.vector import VectorEnv
 
@@ -61,6 +62,7 @@ class Rollout:
 
     The trained decisions, packed in (step, table) order: ``obs``, ``hidden`` (every hand, for the
     centralised critic), ``mask``, ``action``, ``logp`` and where they were taken (``t``, ``i``).
+    ``kind``: per trained decision, who held the other team (``opponent_kinds``).
     Per (step, table): ``value`` (the critic's, denormalised; meaningful where trained), ``seat``,
     ``trained``, ``rew`` (every seat's) and ``term``. ``last_values[i, q]``: the critic's value
     of seat ``q``'s position at the end, to bootstrap what is left.
@@ -73,12 +75,15 @@ class Rollout:
     logp: np.ndarray
     t: np.ndarray
     i: np.ndarray
+    kind: np.ndarray
     value: np.ndarray
     seat: np.ndarray
     trained: np.ndarray
     rew: np.ndarray
     term: np.ndarray
     last_values: np.ndarray
+    finished_entry: np.ndarray  # league runs: each juego that ended, its league entry (-1 self-play)
+    finished_result: np.ndarray  # and the learner's result (1 won, 0 lost)
 
     @staticmethod
     def concat(parts: list[Rollout]) -> Rollout:
@@ -96,13 +101,18 @@ def _hands(cfg: PPOConfig, h):  # the critic's view of every hand (centralised c
 
 
 def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: Tables, gen: torch.Generator,
-            cfg: PPOConfig, ret_stats) -> Rollout:
+            cfg: PPOConfig, ret_stats, league: LeagueTables | None = None, probs: np.ndarray | None = None) -> Rollout:
     """``num_steps`` decisions on every table of ``env``, going on from where it stands.
 
     Only decisions with a choice go through a network: the learner's are sampled from ``agent``
     (and trained on), the other team's from the snapshot ``opponent`` or a fixed bot, as
     ``tables`` says; a forced move is its only legal action. Samples draw from ``gen``.
+    With a ``league`` (``train.ppo.pfsp``) the tables are the league's: a table whose juego ends
+    gets its next opponent at once, drawn with the entries' probabilities ``probs``.
     """
+    if league is not None:
+        tables = Tables(league.learner_team, league.self_play, league.bot)  # the league's arrays: redrawn in place
+    finished_entry, finished_result = [], []
     T, N = cfg.num_steps, env.num_envs
     Obs, Act = env.spec.observation, env.spec.actions  # the tradition's observation and actions
     # the trained decisions, packed (at most T * N of them)
@@ -113,6 +123,7 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
     s_logp = np.zeros(T * N, dtype=np.float32)
     s_t = np.zeros(T * N, dtype=np.int64)
     s_i = np.zeros(T * N, dtype=np.int64)
+    s_kind = np.zeros(T * N, dtype=np.int64)
     # per (step, table)
     b_value = np.zeros((T, N), dtype=np.float32)
     b_seat = np.zeros((T, N), dtype=np.int64)
@@ -124,6 +135,8 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
     kind = opponent_kinds(cfg, tables)  # what the critic reads of the other team (when it reads it)
     m = 0
     for t in range(T):
+        if league is not None and t:
+            kind = opponent_kinds(cfg, tables)  # tables redrawn at a juego's end
         choice = (mask_np != 0).sum(axis=1) > 1
         learner = tables.self_play | (seat_np % 2 == tables.learner_team)
         action = mask_np.argmax(axis=1)  # a forced move: its only legal action
@@ -139,7 +152,7 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
                 v = agent.value_csr(csr, _hands(cfg, h), kind[li]).numpy()
                 k = slice(m, m + li.size)
                 s_obs[k], s_hidden[k], s_mask[k], s_action[k], s_logp[k] = o, h, mk, a.numpy(), logp.numpy()
-                s_t[k], s_i[k] = t, li
+                s_t[k], s_i[k], s_kind[k] = t, li, kind[li]
                 b_value[t, li] = _denorm(v, cfg, ret_stats)
                 action[li] = s_action[k]
                 m += li.size
@@ -154,6 +167,13 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
         b_seat[t], b_trained[t] = seat_np, choice & learner
         obs_np, mask_np, seat_np, rew, term, _ = env.step(action)
         b_rew[t], b_term[t] = rew, term
+        if league is not None:
+            done = league.on_step(rew, term, probs)
+            if done is not None:
+                finished_entry.append(done[0])
+                finished_result.append(done[1])
+    if league is not None:
+        kind = opponent_kinds(cfg, tables)
 
     # what every seat's position is worth at the end
     last_values = np.zeros((N, H.MAX_PLAYERS), dtype=np.float32)
@@ -164,8 +184,10 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
             Obs.observe_seats(env.states, env.hists, np.full(N, q, dtype=np.int64), o_q, h_q)
             v = agent.value_csr(agent.csr(o_q), _hands(cfg, h_q), kind).numpy()
             last_values[:, q] = _denorm(v, cfg, ret_stats)
-    return Rollout(s_obs[:m], s_hidden[:m], s_mask[:m], s_action[:m], s_logp[:m], s_t[:m], s_i[:m],
-                   b_value, b_seat, b_trained, b_rew, b_term, last_values)
+    return Rollout(s_obs[:m], s_hidden[:m], s_mask[:m], s_action[:m], s_logp[:m], s_t[:m], s_i[:m], s_kind[:m],
+                   b_value, b_seat, b_trained, b_rew, b_term, last_values,
+                   np.concatenate(finished_entry) if finished_entry else np.zeros(0, dtype=np.int64),
+                   np.concatenate(finished_result) if finished_result else np.zeros(0))
 
 
 class Sampler:
@@ -188,17 +210,25 @@ class Sampler:
         self.opponent = Agent.from_config(cfg)
         bot_seed = cfg.seed if bot_seed is None else bot_seed
         self.bots = [load_policy(name, seed=bot_seed + j, tradition=cfg.tradition) for j, name in enumerate(cfg.bot_opponents)]
+        self.league = LeagueTables(n, cfg.seed, first_table, cfg.p_latest) if cfg.league else None
 
-    def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables) -> Rollout:
+    def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables | None,
+                probs: np.ndarray | None = None) -> Rollout:
+        """``tables``: who plays each table this time; a league run passes None and the entries'
+        probabilities ``probs`` instead (its tables keep their opponent for the juego)."""
         self.opponent.load_state_dict(opponent_state)
-        return rollout(self.env, agent, self.opponent, self.bots, tables, self.gen, self.cfg, ret_stats)
+        if self.league is not None:
+            self.league.start(probs)
+        return rollout(self.env, agent, self.opponent, self.bots, tables, self.gen, self.cfg, ret_stats,
+                       self.league, probs)
 
     def state(self) -> dict:
         """The tables and the bots' generators, for the checkpoint (the generator is the caller's)."""
         env = self.env
         return {"env_states": torch.from_numpy(env.states.copy()), "env_hists": torch.from_numpy(env.hists.copy()),
                 "env_mask": torch.from_numpy(env.mask.copy()), "env_obs": torch.from_numpy(env.obs.copy()),
-                "env_seat": torch.from_numpy(env.seat.copy()), "bot_rngs": [_rng_state(bot) for bot in self.bots]}
+                "env_seat": torch.from_numpy(env.seat.copy()), "bot_rngs": [_rng_state(bot) for bot in self.bots],
+                **({"league_tables": self.league.state()} if self.league is not None else {})}
 
     def load_state(self, ckpt: dict) -> None:
         if "env_states" not in ckpt:
@@ -214,6 +244,46 @@ class Sampler:
         for bot, state in zip(self.bots, ckpt.get("bot_rngs", []), strict=False):
             if state is not None:
                 bot.rng.bit_generator.state = state
+        if self.league is not None:
+            if "league_tables" not in ckpt:
+                raise ValueError("checkpoint written by a run without the league: resume with league = false")
+            self.league.load_state(ckpt["league_tables"])
+
+    def close(self) -> None:
+        pass
+
+
+class MixedSizes:
+    """``Sampler``'s methods over several team sizes (``cfg.team_sizes``): consecutive equal shares
+    of the tables, one ``Sampler`` per size (tables ``first_table, ...`` dealt from the same table
+    seeds as in a run of one size), drawing from the learner's generator in turn; their rollouts
+    are concatenated as the Ray workers' are (``Rollout.concat``)."""
+
+    def __init__(self, cfg: PPOConfig, gen: torch.Generator):
+        import dataclasses
+
+        sizes = cfg.sizes
+        self.share = cfg.num_envs // len(sizes)
+        self.samplers = [Sampler(dataclasses.replace(cfg, team_size=k, team_sizes=()), gen, first_table=j * self.share,
+                                 num_tables=self.share, bot_seed=cfg.seed + 1000 * j)
+                         for j, k in enumerate(sizes)]
+
+    def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables | None,
+                probs: np.ndarray | None = None) -> Rollout:
+        n = self.share
+        return Rollout.concat([s.rollout(agent, opponent_state, ret_stats,
+                                         None if tables is None else tables.shard(j * n, (j + 1) * n), probs)
+                               for j, s in enumerate(self.samplers)])
+
+    def state(self) -> dict:
+        return {"team_size_samplers": [s.state() for s in self.samplers]}
+
+    def load_state(self, ckpt: dict) -> None:
+        states = ckpt.get("team_size_samplers")
+        if states is None or len(states) != len(self.samplers):
+            raise ValueError("checkpoint written by a run with other team_sizes: resume with the same team_sizes")
+        for s, state in zip(self.samplers, states, strict=True):
+            s.load_state(state)
 
     def close(self) -> None:
         pass

@@ -1,0 +1,98 @@
+"""The PPO trainer's league (train/ppo/pfsp.py) and several team sizes in one run (team_sizes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from train.ppo.loop import PPOConfig, load_checkpoint, train
+from train.ppo.pfsp import LeagueStats, LeagueTables, pfsp_probs
+
+
+def _tiny(run_dir: Path, **kw) -> PPOConfig:
+    base = dict(team_size=1, num_envs=16, num_steps=16, total_decisions=16 * 16 * 4, hidden=32, update_epochs=1,
+                num_minibatches=2, snapshot_every=2, pool_size=3, checkpoint_every=2, run_dir=run_dir,
+                progress=False, log_every=1000, seed=5, torch_threads=1, target=6, episode="juego", anneal_lr=False,
+                tensorboard=False)
+    base.update(kw)
+    return PPOConfig(**base)
+
+
+def test_pfsp_weights_favour_the_entries_the_learner_loses_to():
+    p = pfsp_probs(np.array([9.0, 1.0, 5.0]), np.array([10.0, 10.0, 10.0]), power=2.0, mix=0.0)
+    assert p[1] > p[2] > p[0] and np.isclose(p.sum(), 1.0)
+    w = np.array([10 / 12, 2 / 12, 6 / 12])  # (wins + 1) / (games + 2)
+    f = (1 - w) ** 2
+    assert np.allclose(p, f / f.sum())
+    mixed = pfsp_probs(np.array([9.0, 1.0]), np.array([10.0, 10.0]), power=2.0, mix=0.5)
+    assert mixed.min() >= 0.25  # the mix keeps every entry in play
+    assert np.allclose(pfsp_probs(np.zeros(4), np.zeros(4), 2.0, 0.2), 0.25)  # nothing met yet: even
+
+
+def test_league_stats_count_decay_and_skip_self_play():
+    s = LeagueStats(2)
+    s.add(np.array([0, 1, 1, -1]), np.array([1.0, 0.0, 1.0, 1.0]))
+    assert s.games.tolist() == [1.0, 2.0] and s.wins.tolist() == [1.0, 1.0]
+    s.decay(0.5)
+    assert s.games.tolist() == [0.5, 1.0]
+    with pytest.raises(ValueError, match="same bot_opponents"):
+        s.load_state({"wins": [0.0], "games": [0.0]})
+
+
+def test_a_table_keeps_its_opponent_until_its_juego_ends():
+    lt = LeagueTables(6, seed=1, first_table=0, p_latest=0.0)
+    probs = np.array([0.0, 0.0, 1.0])  # always bot 1
+    lt.start(probs)
+    assert (lt.bot == 1).all()
+    before = lt.learner_team.copy()
+    rew = np.zeros((6, 8))
+    rew[np.arange(6), before] = 1.0  # the learner's team scores
+    assert lt.on_step(rew, np.zeros(6, dtype=bool), probs) is None
+    assert (lt.learner_team == before).all()  # nothing ended: nothing redrawn
+    term = np.zeros(6, dtype=bool)
+    term[2] = True
+    entry, result = lt.on_step(np.zeros((6, 8)), term, np.array([1.0, 0.0, 0.0]))
+    assert entry.tolist() == [2] and result.tolist() == [1.0]
+    assert lt.bot[2] == -2 and (np.delete(lt.bot, 2) == 1).all()  # only the finished table drew (a snapshot)
+    assert lt.juego_return[2] == 0.0 and lt.juego_return[0] == 1.0
+
+
+def test_a_league_run_over_two_team_sizes_meets_every_entry_and_resumes_exactly(tmp_path):
+    kw = dict(league=True, team_sizes=(1, 2), bot_opponents=("random", "heuristic"), p_latest=0.25,
+              critic_knows_opponent=True)
+    straight = tmp_path / "straight"
+    run = train(_tiny(straight, **kw))
+    assert run.update == 4
+    ckpt = load_checkpoint(straight / "checkpoint.pt")
+    stats = ckpt["league_stats"]
+    assert sum(stats["games"]) > 0  # juegos to 6 chinas end within the run, and are counted
+    assert len(ckpt["team_size_samplers"]) == 2
+    bots = np.concatenate([s["league_tables"]["bot"] for s in ckpt["team_size_samplers"]])
+    assert len(bots) == 16
+    split = tmp_path / "split"
+    train(_tiny(split, total_decisions=16 * 16 * 2, **kw))
+    train(_tiny(split, resume=True, **kw))
+    a, b = load_checkpoint(straight / "checkpoint.pt"), load_checkpoint(split / "checkpoint.pt")
+    assert all(torch.equal(a["model"][k], b["model"][k]) for k in a["model"])
+    assert a["league_stats"] == b["league_stats"]
+    import json
+    rows = [json.loads(line) for line in (straight / "metrics.jsonl").read_text().splitlines()]
+    assert {"league/random/win_rate", "league/heuristic/p", "league/snapshot/p"} <= set(rows[-1])
+
+
+def test_league_and_team_sizes_settings_are_checked(tmp_path):
+    with pytest.raises(ValueError, match="episode must be 'juego'"):
+        _tiny(tmp_path, league=True, episode="mano").validate()
+    with pytest.raises(ValueError, match="p_bot"):
+        _tiny(tmp_path, league=True, p_bot=0.2, bot_opponents=("random",)).validate()
+    with pytest.raises(ValueError, match="must start with team_size"):
+        _tiny(tmp_path, team_sizes=(2, 1)).validate()
+    with pytest.raises(ValueError, match="multiple of the number of team_sizes"):
+        _tiny(tmp_path, team_sizes=(1, 2, 3)).validate()
+    with pytest.raises(ValueError, match="repeats"):
+        _tiny(tmp_path, team_sizes=(1, 1)).validate()
+    with pytest.raises(ValueError, match="team_size"):
+        _tiny(tmp_path, tradition="argentino", team_sizes=(1, 4)).validate()
