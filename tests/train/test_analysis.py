@@ -198,6 +198,21 @@ def test_senas_ablation_report_fields():
     json.dumps(out)
 
 
+def test_senas_ablation_against_another_player_plays_both_forms_on_the_same_deals():
+    out = AN.senas_ablation_against(lambda seed: load_policy("heuristic", seed=seed),
+                                    lambda seed: RandomPolicy(seed), team_size=2, juegos=4, seed=3, bootstrap=20)
+    full, cut = out["full"], out["ablated"]
+    assert full["juegos"] == cut["juegos"] == 4
+    assert cut["senas_per_mano"] == 0 and full["senas_per_mano"] > 0
+    assert "sin señas" in cut["names"]["A"] and full["names"]["B"] == cut["names"]["B"]
+    d = out["difference"]
+    assert d["win_rate"] == pytest.approx(full["win_rate"] - cut["win_rate"])
+    assert d["normal95"][0] <= d["win_rate"] <= d["normal95"][1]
+    json.dumps(out)
+    with pytest.raises(ValueError, match="needs juegos"):
+        AN.run(AN.AnalysisConfig(policy="random", ablation_opponent="heuristic", manos=5))
+
+
 # ---------------------------------------------------------------------------------------------
 # 5: bets by hand strength
 

@@ -248,6 +248,7 @@ def test_league_writes_matrix_and_heatmap(tmp_path):
     assert np.allclose((rate + rate.T)[off], 1.0)
     assert data["names"] == ["random", "refuser", "first"] and len(data["matches"]) == 3
     assert set(data["ratings"]) == set(pols) and abs(sum(r["elo"] for r in data["ratings"].values())) < 1e-6
+    assert all(r["elo_ci95"][0] <= r["elo"] <= r["elo_ci95"][1] for r in data["ratings"].values())
     assert res.ratings["random"]["elo"] > res.ratings["refuser"]["elo"]
     assert res.ratings["random"]["openskill_mu"] > res.ratings["refuser"]["openskill_mu"]
     png = (tmp_path / "league.png").read_bytes()
@@ -258,6 +259,19 @@ def test_bradley_terry():
     p = bradley_terry(np.array([[0, 30, 40], [10, 0, 25], [5, 15, 0]]))
     assert p[0] > p[1] > p[2] and abs(np.log(p).mean()) < 1e-9
     assert np.isfinite(bradley_terry(np.array([[0, 10], [0, 0]]))).all()  # undefeated: still finite
+
+
+def test_bradley_terry_intervals_hold_the_estimate_and_shrink_with_more_games():
+    from train.eval.league import bt_elo, bt_elo_intervals
+
+    wins = np.array([[0, 30, 40], [10, 0, 25], [5, 15, 0]])
+    elo = bt_elo(wins)
+    ci = bt_elo_intervals(wins, samples=200, seed=1)
+    assert ((ci[:, 0] <= elo) & (elo <= ci[:, 1])).all()
+    wide = ci[:, 1] - ci[:, 0]
+    narrow = np.diff(bt_elo_intervals(wins * 16, samples=200, seed=1), axis=1)[:, 0]
+    assert (narrow < 0.5 * wide).all()  # 16 times the games: about a quarter of the width
+    assert np.array_equal(ci, bt_elo_intervals(wins, samples=200, seed=1))  # seeded
 
 
 @pytest.mark.parametrize("k, n, lo, hi", [

@@ -96,3 +96,16 @@ def test_league_and_team_sizes_settings_are_checked(tmp_path):
         _tiny(tmp_path, team_sizes=(1, 1)).validate()
     with pytest.raises(ValueError, match="team_size"):
         _tiny(tmp_path, tradition="argentino", team_sizes=(1, 4)).validate()
+
+
+def test_the_moteno_league_config_is_valid_and_names_every_style():
+    """configs/ppo_moteno_league.toml: every setting checked (the cloning data is made by the
+    command atop it, not in a clean clone: checked without it)."""
+    from agents.registry import STYLE_BOTS
+
+    path = Path(__file__).resolve().parents[2] / "configs" / "ppo_moteno_league.toml"
+    cfg = PPOConfig.from_toml(path, bc_dataset=None, anchor_coef=0.0)
+    cfg.validate()
+    assert cfg.league and cfg.sizes == (1, 2, 3) and cfg.reward == "juego"
+    assert {"random", "heuristic", "heuristic_bluffer", *STYLE_BOTS} == set(cfg.bot_opponents)
+    assert 0 < cfg.time_limit_minutes <= 180  # issue 17: at most 3 hours per tradition

@@ -54,6 +54,31 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, iters: int = 10_000, tol
     return p
 
 
+def bt_elo(wins: np.ndarray) -> np.ndarray:
+    """Bradley–Terry ratings on the Elo scale (400 log10 of the strength), mean 0."""
+    elo = 400 * np.log10(bradley_terry(wins))
+    return elo - elo.mean()
+
+
+def bt_elo_intervals(wins: np.ndarray, samples: int = 300, seed: int = 0) -> np.ndarray:
+    """95% intervals of ``bt_elo`` by a parametric bootstrap: each pairing's decided episodes drawn
+    again at its observed rate (binomial), the ratings refitted, the 2.5 and 97.5 percentiles kept
+    (rows: policies; columns: low, high)."""
+    wins = np.asarray(wins, dtype=np.int64)
+    n = wins.shape[0]
+    rng = np.random.default_rng(seed)
+    iu, ju = np.triu_indices(n, 1)
+    decided = wins[iu, ju] + wins[ju, iu]  # draws (a parda partida) carry no result either way
+    p_ij = np.where(decided > 0, wins[iu, ju] / np.maximum(decided, 1), 0.5)
+    out = np.empty((samples, n))
+    for k in range(samples):
+        w = np.zeros((n, n))
+        a = rng.binomial(decided, p_ij)
+        w[iu, ju], w[ju, iu] = a, decided - a
+        out[k] = bt_elo(w)
+    return np.percentile(out, [2.5, 97.5], axis=0).T
+
+
 @dataclass
 class LeagueResult:
     names: list[str]
@@ -131,13 +156,16 @@ def run_league(policies: Mapping[str, Callable[[int], object]], *, settings: Mat
     strength = bradley_terry(wins)
     elo = 400 * np.log10(strength)
     elo -= elo.mean()
+    elo_ci = bt_elo_intervals(wins, seed=seed)
     skill = openskill_ratings(names, wins)
-    ratings = {names[i]: {"bt_strength": float(strength[i]), "elo": float(elo[i]), **skill[names[i]]} for i in range(n)}
+    ratings = {names[i]: {"bt_strength": float(strength[i]), "elo": float(elo[i]),
+                          "elo_ci95": [float(elo_ci[i, 0]), float(elo_ci[i, 1])], **skill[names[i]]} for i in range(n)}
     config = {"tradition": settings.tradition, "team_size": settings.team_size, "unit": unit,
               "episodes_per_match": 2 * -(-episodes // 2), "target": settings.target,
               "juegos_per_partida": settings.juegos, "senas_per_mano": settings.senas_per_mano,
               "p_intercept": settings.p_intercept, "seed": seed,
-              "ratings": "Bradley-Terry (MM fit, 0.5 pseudo-wins each way per pairing), Elo scale 400*log10, mean 0; "
+              "ratings": "Bradley-Terry (MM fit, 0.5 pseudo-wins each way per pairing), Elo scale 400*log10, mean 0, "
+                         "95% interval by a parametric bootstrap of every pairing (300 refits); "
                          "OpenSkill Plackett-Luce (library openskill) over every episode, wins of each pairing "
                          "interleaved in a fixed order"}
     result = LeagueResult(names=names, unit=unit, win_rate=rate, wins=wins.tolist(), episodes=eps.tolist(),
@@ -191,12 +219,14 @@ def print_league(result: LeagueResult, console=None) -> None:
     console = console or report_console()
     t = Table(title=f"league: share of {result.unit}s won by the row against the column")
     t.add_column("policy")
-    t.add_column("Elo (BT)")
+    t.add_column("Elo (BT) [95%]")
     for name in result.names:
         t.add_column(name)
     for i, name in enumerate(result.names):
         cells = ["–" if v is None else f"{100 * v:.1f}%" for v in result.win_rate[i]]
-        t.add_row(name, f"{result.ratings[name]['elo']:+.0f}", *cells)
+        r = result.ratings[name]
+        ci = f" [{r['elo_ci95'][0]:+.0f}, {r['elo_ci95'][1]:+.0f}]" if "elo_ci95" in r else ""
+        t.add_row(name, f"{r['elo']:+.0f}{ci}", *cells)
     console.print(t)
 
 

@@ -121,6 +121,9 @@ class BCCollectConfig:
     policy: str = "heuristic"
     tradition: str = "moteno"
     team_size: int = 3
+    team_sizes: tuple[int, ...] = ()
+    """several team sizes: the decisions split evenly among them, in one dataset (for a run with
+    team_sizes); empty: team_size alone"""
     decisions: int = 1_000_000
     num_envs: int = 256
     seed: int = 0
@@ -138,13 +141,18 @@ def main(argv=None):
     cfg = tyro.cli(BCCollectConfig, args=argv)
     t0 = time.perf_counter()
     opponents = [load_policy(name, seed=cfg.seed + 1 + j, tradition=cfg.tradition) for j, name in enumerate(cfg.opponents)]
-    data = collect(load_policy(cfg.policy, seed=cfg.seed, tradition=cfg.tradition), cfg.team_size, cfg.decisions,
-                   cfg.num_envs, cfg.seed, progress=True, tradition=cfg.tradition, opponents=opponents)
+    sizes = tuple(cfg.team_sizes) or (cfg.team_size,)
+    parts = [collect(load_policy(cfg.policy, seed=cfg.seed, tradition=cfg.tradition), k, cfg.decisions // len(sizes),
+                     cfg.num_envs, cfg.seed + 101 * j, progress=True, tradition=cfg.tradition, opponents=opponents)
+             for j, k in enumerate(sizes)]
+    data = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "action")}
+    data["settings"] = parts[0]["settings"]  # the game of the first size: the tradition and sizes load_dataset checks
     seconds = time.perf_counter() - t0
     save_dataset(cfg.out, data)
     # what made the dataset and how long it took (a training budget counts it), beside it
     write_json_atomic(cfg.out.with_suffix(".json"), {
         "policy": cfg.policy, "opponents": list(cfg.opponents), "tradition": cfg.tradition, "team_size": cfg.team_size,
+        "team_sizes": list(sizes),
         "decisions": cfg.decisions, "num_envs": cfg.num_envs,
         "seed": cfg.seed, "seconds": round(seconds, 1), "sha256_action": hashlib.sha256(data["action"]).hexdigest()})
     print(f"wrote {cfg.out} in {seconds / 60:.1f} min")

@@ -15,6 +15,7 @@ from agents.sparse_linear import int8_csr
 from train.config import match_settings
 from train.ppo.pfsp import LeagueTables
 from truque_env.engine import header as H
+from truque_env.policy import act_batch as policy_act_batch
 from truque_env.vector import VectorEnv
 
 if TYPE_CHECKING:
@@ -163,7 +164,11 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
             for j, bot in enumerate(bots):
                 bi = fi[tables.bot[fi] == j]
                 if bi.size:
-                    action[bi] = bot.act_batch(obs_np[bi], mask_np[bi])
+                    if league is None:
+                        action[bi] = bot.act_batch(obs_np[bi], mask_np[bi])
+                    else:  # decision keys from the league's generator: bots that take them decide rows in parallel
+                        keys = league.rng.integers(0, np.iinfo(np.int64).max, size=bi.size, dtype=np.int64)
+                        action[bi] = policy_act_batch(bot, obs_np[bi], mask_np[bi], keys.astype(np.uint64))
         b_seat[t], b_trained[t] = seat_np, choice & learner
         obs_np, mask_np, seat_np, rew, term, _ = env.step(action)
         b_rew[t], b_term[t] = rew, term

@@ -619,6 +619,31 @@ def senas_ablation(policy, team_size: int = 3, juegos: int = 200, seed: int = 0,
     }
 
 
+def senas_ablation_against(policy_factory, opponent_factory, team_size: int = 3, juegos: int = 200, seed: int = 0,
+                           p_intercept: float = 0.1, num_envs: int = 64, bootstrap: int = 1000) -> dict:
+    """What the señas are worth against another player: two duplicate matches against ``opponent``
+    on the same deals (the same seed), one by the policy with its señas and one by the policy with
+    its señas channel cut (``SenasAblated``, at every seat of its team); the win rates and their
+    difference (normal 95% interval, the two matches taken as independent: conservative, as the
+    shared deals correlate them positively). ``*_factory(seed)`` give fresh, seeded players."""
+    juegos = _check_positive("juegos", juegos)
+    _check_table(team_size, p_intercept)
+    out = {}
+    for label, wrap in (("full", lambda p: p), ("ablated", SenasAblated)):
+        report = play_match(wrap(policy_factory(seed)), opponent_factory(seed + 1), team_size=team_size, unit="juego",
+                            episodes=juegos, p_intercept=p_intercept, num_envs=num_envs, seed=seed,
+                            bootstrap=bootstrap).to_dict()
+        j = report["juegos"]
+        out[label] = {"win_rate": j["win_rate_A"], "wilson95": j["wilson95"], "wins": j["wins"]["A"],
+                      "juegos": j["episodes"], "net_chinas_per_mano": report["chinas_per_mano"]["net_A"],
+                      "senas_per_mano": report["senas"]["A"]["all"]["per_mano"], "names": report["names"]}
+    p1, p2 = out["full"]["win_rate"], out["ablated"]["win_rate"]
+    n1, n2 = out["full"]["juegos"], out["ablated"]["juegos"]
+    se = float(np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2))
+    out["difference"] = {"win_rate": p1 - p2, "normal95": [p1 - p2 - 1.96 * se, p1 - p2 + 1.96 * se]}
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # 5. bets by hand strength
 
@@ -786,6 +811,9 @@ class AnalysisConfig:
     """at most this many decisions in the causal influence (each costs 12 policy calls)"""
     juegos: int = 0
     """juegos of the ablation match (full against señas cut); 0: skip it"""
+    ablation_opponent: str | None = None
+    """with juegos: also what the señas are worth against this player (e.g. heuristic): the policy
+    with and without its señas, each against it on the same deals"""
     p_intercept: float = 0.1
     """probability that a rival intercepts a seña"""
     num_envs: int = 64
@@ -815,8 +843,10 @@ def run(cfg: AnalysisConfig) -> dict:
         return load_policy(name, seed=cfg.seed)
 
     fresh(cfg.policy)  # an unknown name fails here, before any play
-    for name in cfg.compare:
+    for name in (*cfg.compare, *([cfg.ablation_opponent] if cfg.ablation_opponent else [])):
         fresh(name)
+    if cfg.ablation_opponent and not cfg.juegos:
+        raise ValueError("ablation_opponent needs juegos > 0 (the juegos of each match)")
     common = {"team_size": cfg.team_size, "p_intercept": cfg.p_intercept, "seed": cfg.seed, "num_envs": cfg.num_envs}
     records = collect_senas(fresh(cfg.policy), manos=cfg.manos, **common)
     results: dict = {"config": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(cfg).items()}}
@@ -831,6 +861,12 @@ def run(cfg: AnalysisConfig) -> dict:
     if cfg.juegos:
         results["senas_ablation"] = senas_ablation(fresh(cfg.policy), juegos=cfg.juegos, bootstrap=cfg.bootstrap,
                                                    **common)
+    if cfg.juegos and cfg.ablation_opponent:
+        results["senas_ablation_against"] = {
+            "opponent": cfg.ablation_opponent,
+            **senas_ablation_against(lambda seed: load_policy(cfg.policy, seed=seed),
+                                     lambda seed: load_policy(cfg.ablation_opponent, seed=seed),
+                                     juegos=cfg.juegos, bootstrap=cfg.bootstrap, **common)}
     results["definitions"] = DEFINITIONS
     results = _jsonable(results)
     write_json_atomic(cfg.out, results)
@@ -858,6 +894,9 @@ DEFINITIONS = {
                          "won_without_showdown: the bet was the last raise and the rivals said no quiero. Wilson CIs",
     "senas_ablation": "duplicate-deal juegos of the policy (A) against itself with the señas channel cut (B: no "
                       "seña while another action is legal; other seats' senas_seen zeroed)",
+    "senas_ablation_against": "two duplicate matches against the opponent on the same deals: the policy, and the "
+                              "policy with its señas channel cut at every seat of its team; difference of the win "
+                              "rates with a normal 95% interval (the matches taken as independent)",
 }
 
 
