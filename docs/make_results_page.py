@@ -1,0 +1,242 @@
+"""Regenerate ``docs/results.md``: every bot against everyone, at each tradition and team size.
+
+    python docs/make_results_page.py          # the page from the committed measurements (seconds)
+    python docs/make_results_page.py --run    # first measure everything again (hours; alone on the cores)
+
+What the page holds, and where each number comes from (all under ``benchmarks/results/``):
+
+* **Leagues** (``leagues/<tradition>_<k>v<k>/league.json`` and ``league.png``, by
+  ``train.eval.league``): a round robin of duplicate matches between every bot that plays that
+  size (``SECTIONS`` below): Bradley–Terry ratings with bootstrap intervals, OpenSkill, each bot's
+  win rate against random, the heuristic and its worst opponent, and the head-to-head matrix.
+* **Falsos and señas** of the Moteño bots (``analysis/<bot>_<k>v<k>.json``, by
+  ``train.studies.analysis``): how often each bets with a weak hand and how often that bet wins
+  without a showdown; the mutual information between its señas and its hand, their causal
+  influence on a partner, and the señas ablation against itself and **against the heuristic**.
+* **Exploitability** (``exploiter_*.json``, by ``train.studies.exploiter``): how much a PPO
+  exploiter trained against the frozen bot wins against it.
+
+A missing measurement is said on the page, with the command that makes it; no number is typed
+in by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+LEAGUES = RESULTS / "leagues"
+ANALYSES = RESULTS / "analysis"
+PAGE = ROOT / "docs" / "results.md"
+PICTURES = ROOT / "docs" / "results"
+
+STYLES = ["style_raiser", "style_caller", "style_folder", "style_bluffer"]
+LEAGUE_BOT = "agents/checkpoints/ppo_moteno_league.pt"  # the league run's policy, once exported
+# (tradition, team size, the bots of its league: registry names or checkpoint paths)
+SECTIONS = [
+    ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "cfr", LEAGUE_BOT]),
+    ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", LEAGUE_BOT]),
+    ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", LEAGUE_BOT]),
+    ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo"]),
+    ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES]),
+]
+ANALYSED = [("heuristic", "heuristic"), ("ppo", "ppo"), ("ppo_league", LEAGUE_BOT)]  # (label, policy), Moteño
+ANALYSIS_SIZES = (3,)
+LEAGUE_JUEGOS = 2000
+ANALYSIS_JUEGOS = 4000
+
+
+def label(name: str) -> str:
+    """A bot's name on the page: its registry name, or a checkpoint's file stem."""
+    return Path(name).stem if name.endswith((".pt", ".npz")) else name
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def league_dir(tradition: str, size: int) -> Path:
+    return LEAGUES / f"{tradition}_{size}v{size}"
+
+
+# ----------------------------------------------------------------------------------------------
+# measuring (--run)
+
+
+def run_all(juegos: int, analysis_juegos: int) -> None:
+    from train.eval.league import LeagueConfig
+    from train.eval.league import run as run_league
+
+    for tradition, size, bots in SECTIONS:
+        present = [b for b in bots if not b.endswith(".pt") or (ROOT / b).exists()]
+        run_league(LeagueConfig(policies=",".join(present), tradition=tradition, team_size=size, juegos=juegos,
+                                out_dir=league_dir(tradition, size), overwrite=True, progress=False))
+    from train.studies.analysis import AnalysisConfig
+    from train.studies.analysis import run as run_analysis
+
+    for size in ANALYSIS_SIZES:
+        for name, policy in ANALYSED:
+            if policy.endswith(".pt") and not (ROOT / policy).exists():
+                continue
+            run_analysis(AnalysisConfig(policy=policy, team_size=size, juegos=analysis_juegos,
+                                        ablation_opponent="heuristic", out=ANALYSES / f"{name}_{size}v{size}.json"))
+
+
+# ----------------------------------------------------------------------------------------------
+# the page
+
+
+def _pct(x) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def _num(x, fmt: str) -> str:
+    return "–" if x is None else format(x, fmt)
+
+
+def _ci(ci) -> str:
+    return "" if not ci else f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def _rate(league: dict, a: str, b: str):
+    """(a's win rate against b, its Wilson interval) from the league's matches."""
+    for m in league["matches"]:
+        if m["A"] == a and m["B"] == b:
+            return m["win_rate_A"], m["wilson95"]
+        if m["A"] == b and m["B"] == a:
+            lo, hi = m["wilson95"] or (None, None)
+            return 1 - m["win_rate_A"], (None if lo is None else [1 - hi, 1 - lo])
+    return None, None
+
+
+def league_section(tradition: str, size: int, bots: list[str]) -> list[str]:
+    path = league_dir(tradition, size) / "league.json"
+    title = f"### {tradition}, {size} contra {size}"
+    if not path.exists():
+        return [title, "", f"Not measured yet: `python docs/make_results_page.py --run` "
+                           f"(or `truque league --tradition {tradition} --team-size {size} --policies "
+                           f"{','.join(bots)} --out-dir {_rel(path.parent)}`).", ""]
+    league = json.loads(path.read_text())
+    names = league["names"]
+    by_elo = sorted(names, key=lambda n: -league["ratings"][n]["elo"])
+    lines = [title, "", f"{league['config']['episodes_per_match']:,} duplicate juegos per pairing, seed "
+                        f"{league['config']['seed']}; Elo: Bradley–Terry with its 95% bootstrap interval.", "",
+             "| bot | Elo (BT) [95%] | OpenSkill μ ± σ | vs random | vs heuristic | worst matchup |",
+             "|---|---|---|---|---|---|"]
+    for n in by_elo:
+        r = league["ratings"][n]
+        ci = r.get("elo_ci95")
+        elo = f"{r['elo']:+.0f}" + (f" [{ci[0]:+.0f}, {ci[1]:+.0f}]" if ci else "")
+        skill = f"{r['openskill_mu']:.1f} ± {r['openskill_sigma']:.1f}" if "openskill_mu" in r else "–"
+        cells = []
+        for other in ("random", "heuristic"):
+            w, wci = _rate(league, n, other) if other in names and other != n else (None, None)
+            cells.append(_pct(w) + _ci(wci))
+        worst = min(((_rate(league, n, o)[0], o) for o in names if o != n), default=(None, ""))
+        lines.append(f"| {label(n)} | {elo} | {skill} | {cells[0]} | {cells[1]} | "
+                     f"{_pct(worst[0])} against {label(worst[1])} |")
+    png = path.parent / "league.png"
+    if png.exists():
+        PICTURES.mkdir(parents=True, exist_ok=True)
+        dst = PICTURES / f"league_{tradition}_{size}v{size}.png"
+        shutil.copyfile(png, dst)
+        lines += ["", f"![head to head, {tradition} {size}v{size}](results/{dst.name})"]
+    return [*lines, ""]
+
+
+def _bet(freq: dict, kind: str, first_bin: bool = True):
+    rows = freq[kind]["by_bin"]
+    row = rows[0] if first_bin else rows[-1]
+    return row["bet"]["rate"], row["won_without_showdown"]["rate"]
+
+
+def analysis_section() -> list[str]:
+    lines = ["## Falsos and señas (Moteño)", "",
+             "Weak hands: valor de pares < 20, or a truque hand *débil* (no unplayed card from the treses up and no "
+             "baza won). *won* = the bet was the last raise and the rivals said no quiero. I(seña; hand): mutual "
+             "information between the seña made and the hand's class, bits. Influence: KL in bits of a partner's "
+             "action distribution when the seña he saw is changed. Ablation: the bot with its señas channel cut "
+             "(no seña made, none read) against itself and against the heuristic, on the same deals.", "",
+             "| bot | size | weak pares bet / won | weak truco bet / won | I(seña; hand) | influence | "
+             "ablation vs itself | señas' worth vs heuristic |", "|---|---|---|---|---|---|---|---|"]
+    for size in ANALYSIS_SIZES:
+        for name, _policy in ANALYSED:
+            path = ANALYSES / f"{name}_{size}v{size}.json"
+            if not path.exists():  # the training page's measurement (no ablation against the heuristic)
+                path = RESULTS / f"analysis_{name}_{size}v{size}.json"
+            if not path.exists():
+                lines.append(f"| {name} | {size}v{size} | not measured yet (`--run`) | | | | | |")
+                continue
+            a = json.loads(path.read_text())
+            freq = next(iter(a["bet_frequencies"].values()))
+            pb, pw = _bet(freq, "pares")
+            tb, tw = _bet(freq, "truco")
+            mi = a["senas_mutual_information"]["features"]["hand_class"]["mi_bits"]
+            kl = a["causal_influence"]["kl_bits"]["mean"]
+            ab = a.get("senas_ablation")
+            vs_self = f"{_pct(ab['win_rate_full'])}{_ci(ab['wilson95'])}" if ab else "–"
+            against = a.get("senas_ablation_against")
+            if against:
+                d = against["difference"]
+                worth = (f"{100 * d['win_rate']:+.1f} points [{100 * d['normal95'][0]:+.1f}, {100 * d['normal95'][1]:+.1f}] "
+                         f"({_pct(against['full']['win_rate'])} with, {_pct(against['ablated']['win_rate'])} without)")
+            else:
+                worth = "–"
+            lines.append(f"| {name} | {size}v{size} | {_pct(pb)} / {_pct(pw)} | {_pct(tb)} / {_pct(tw)} | "
+                         f"{_num(mi, '.2f')} | {_num(kl, '.3f')} | {vs_self} | {worth} |")
+    return [*lines, ""]
+
+
+def exploitability_section() -> list[str]:
+    lines = ["## Exploitability", "",
+             "A PPO exploiter trained against the frozen bot alone (warm-started from it), then duplicate juegos "
+             "against it: how much a best response of that budget wins.", "",
+             "| bot | tradition | size | exploiter wins | juegos | training |", "|---|---|---|---|---|---|"]
+    paths = sorted(RESULTS.glob("exploiter_*.json"))
+    for path in paths:
+        e = json.loads(path.read_text())
+        t = e.get("training", {})
+        lines.append(f"| {label(e['target'])} | {e['tradition']} | {e['team_size']}v{e['team_size']} | "
+                     f"{_pct(e['exploiter_win_rate'])}{_ci(e['wilson95'])} | {e['report']['juegos']['episodes']:,} | "
+                     f"{t.get('minutes', 0):.0f} min, {t.get('decisions', 0) / 1e6:.0f}M decisions |")
+    if not paths:
+        lines.append("| not measured yet | | | | | |")
+    return [*lines, ""]
+
+
+def render() -> str:
+    out = ["# Results: every bot against everyone", "",
+           "Generated by `python docs/make_results_page.py` from the measurements in `benchmarks/results/` "
+           "(`--run` makes them again). Duplicate deals throughout (`train.eval.duplicate`): each deal is played "
+           "twice with the seats swapped.", "", "## Leagues", ""]
+    for tradition, size, bots in SECTIONS:
+        out += league_section(tradition, size, bots)
+    out += analysis_section()
+    out += exploitability_section()
+    return "\n".join(out).rstrip() + "\n"
+
+
+def main(argv=None) -> None:
+    from truque_env.io import write_text_atomic
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--run", action="store_true", help="measure every league and analysis again first")
+    ap.add_argument("--juegos", type=int, default=LEAGUE_JUEGOS, help="juegos per league pairing (with --run)")
+    ap.add_argument("--analysis-juegos", type=int, default=ANALYSIS_JUEGOS, help="juegos per ablation match")
+    ap.add_argument("--out", type=Path, default=PAGE)
+    args = ap.parse_args(argv)
+    if args.run:
+        run_all(args.juegos, args.analysis_juegos)
+    write_text_atomic(args.out, render())
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""docs/make_results_page.py: the results page from league, analysis and exploiter files (tiny ones)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+
+
+@pytest.fixture()
+def page(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("make_results_page", ROOT / "docs" / "make_results_page.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    for name, sub in (("RESULTS", "results"), ("LEAGUES", "results/leagues"), ("ANALYSES", "results/analysis"),
+                      ("PICTURES", "docs/results")):
+        monkeypatch.setattr(mod, name, tmp_path / sub)
+    monkeypatch.setattr(mod, "SECTIONS", [("moteno", 1, ["random", "heuristic", "style_folder"]),
+                                          ("moteno", 2, ["random", "heuristic"])])
+    monkeypatch.setattr(mod, "ANALYSED", [("heuristic", "heuristic")])
+    monkeypatch.setattr(mod, "ANALYSIS_SIZES", (1,))
+    return mod
+
+
+def test_a_league_becomes_a_table_and_its_picture_and_a_missing_one_says_how_to_make_it(page, tmp_path):
+    from agents.base import RandomPolicy
+    from agents.heuristic import HeuristicPolicy
+    from agents.styles import StylePolicy
+    from train.eval.league import run_league
+
+    run_league({"random": RandomPolicy, "heuristic": lambda s: HeuristicPolicy(seed=s),
+                "style_folder": lambda s: StylePolicy("folder", seed=s)}, team_size=1, episodes=8, num_envs=8,
+               target=10, seed=1, bootstrap=20, out_dir=page.league_dir("moteno", 1))
+    text = page.render()
+    assert "### moteno, 1 contra 1" in text and "| heuristic | " in text
+    league = json.loads((page.league_dir("moteno", 1) / "league.json").read_text())
+    w = next(m for m in league["matches"] if m["A"] == "random" and m["B"] == "heuristic")
+    assert f"{100 * (1 - w['win_rate_A']):.1f}%" in text.split("| heuristic | ")[1].split("\n")[0]
+    assert (tmp_path / "docs/results/league_moteno_1v1.png").read_bytes()[:4] == b"\x89PNG"
+    assert "### moteno, 2 contra 2\n\nNot measured yet" in text
+    assert "| heuristic | 1v1 | not measured yet" in text  # the falsos and señas: missing too
+    assert "## Exploitability" in text and "| not measured yet |" in text
+
+
+def test_the_analysis_and_exploiter_rows_read_their_files(page, tmp_path):
+    from train.studies.analysis import AnalysisConfig
+    from train.studies.analysis import run as run_analysis
+
+    run_analysis(AnalysisConfig(policy="heuristic", team_size=1, manos=20, influence_decisions=20, juegos=2,
+                                ablation_opponent="random", num_envs=8, bootstrap=10,
+                                out=page.ANALYSES / "heuristic_1v1.json"))
+    (page.RESULTS / "exploiter_x.json").write_text(json.dumps({
+        "target": "agents/checkpoints/x.pt", "tradition": "moteno", "team_size": 3, "exploiter_win_rate": 0.6,
+        "wilson95": [0.55, 0.65], "report": {"juegos": {"episodes": 400}}, "training": {"minutes": 30, "decisions": 2e7}}))
+    text = page.render()
+    row = next(line for line in text.splitlines() if line.startswith("| heuristic | 1v1 |"))
+    assert "points [" in row and "with," in row  # the señas' worth against the opponent
+    assert "| x | moteno | 3v3 | 60.0% [55.0, 65.0] | 400 | 30 min, 20M decisions |" in text
