@@ -109,3 +109,16 @@ def test_the_moteno_league_config_is_valid_and_names_every_style():
     assert cfg.league and cfg.sizes == (1, 2, 3) and cfg.reward == "juego"
     assert {"random", "heuristic", "heuristic_bluffer", *STYLE_BOTS} == set(cfg.bot_opponents)
     assert 0 < cfg.time_limit_minutes <= 180  # issue 17: at most 3 hours per tradition
+
+
+def test_results_kept_per_team_size_count_each_sizes_juegos_apart(tmp_path):
+    kw = dict(league=True, team_sizes=(1, 2), bot_opponents=("random",), p_latest=0.0, pfsp_by_team_size=True)
+    train(_tiny(tmp_path, **kw))
+    ckpt = load_checkpoint(tmp_path / "checkpoint.pt")
+    games = np.array(ckpt["league_stats"]["games"]).reshape(2, 2)  # (sizes, entries: snapshot, random)
+    assert (games.sum(axis=1) > 0).all()  # both sizes finished juegos, each counted in its own row
+    import json
+    row = json.loads((tmp_path / "metrics.jsonl").read_text().splitlines()[-1])
+    assert {"league/1v1/random/p", "league/2v2/snapshot/win_rate"} <= set(row)
+    with pytest.raises(ValueError, match="pfsp_by_team_size needs"):
+        _tiny(tmp_path, league=True, pfsp_by_team_size=True).validate()

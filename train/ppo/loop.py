@@ -193,6 +193,9 @@ class PPOConfig:
     """the share of league draws spread evenly over the entries (none is ever dropped)"""
     pfsp_decay: Annotated[float, Field(gt=0, le=1)] = 0.98
     """per update, the weight left to the results counted so far (recent juegos count most)"""
+    pfsp_by_team_size: bool = False
+    """with team_sizes: each size counts its own results and draws its own opponents (a weakness at
+    one size does not hide behind strength at another)"""
     # the run
 
     seed: Annotated[int, Field(ge=0)] = 1
@@ -262,6 +265,8 @@ class PPOConfig:
                 raise ValueError("league = true draws the opponents by their results: leave p_bot at 0")
             if self.distributed:
                 raise ValueError("league = true runs in one process: num_workers = 1")
+        if self.pfsp_by_team_size and not (self.league and len(self.sizes) > 1):
+            raise ValueError("pfsp_by_team_size needs league = true and several team_sizes")
         if self.p_bot > 0 and not self.bot_opponents:
             raise ValueError("p_bot > 0 needs bot_opponents")
         if self.eval_every < 0 or self.value_warmup_updates < 0 or self.time_limit_minutes < 0:
@@ -466,7 +471,9 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     run = RunState()
     ret_stats = (0.0, 1.0)  # running mean and variance of the returns (value normalisation)
-    league = LeagueStats(len(entry_names(cfg.bot_opponents))) if cfg.league else None
+    entries = len(entry_names(cfg.bot_opponents))
+    groups = len(cfg.sizes) if cfg.pfsp_by_team_size else 1  # results kept per team size, or for all
+    league = LeagueStats(groups * entries) if cfg.league else None
 
     if cfg.resume:
         ckpt = load_checkpoint(ckpt_path, cfg)
@@ -518,7 +525,12 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         optimizer.param_groups[0]["lr"] = lr
         # which team the learner holds at each table, and who holds the other team (a league run:
         # the tables keep theirs for the juego, and a new juego's is drawn with these probabilities)
-        probs = pfsp_probs(league.wins, league.games, cfg.pfsp_power, cfg.pfsp_mix) if league is not None else None
+        probs = None
+        if league is not None:  # (entries,), or (sizes, entries) with pfsp_by_team_size
+            probs = np.stack([pfsp_probs(league.wins[g * entries:(g + 1) * entries],
+                                         league.games[g * entries:(g + 1) * entries], cfg.pfsp_power, cfg.pfsp_mix)
+                              for g in range(groups)])
+            probs = probs[0] if groups == 1 else probs
         tables = draw_tables(cfg, run.update, np_rng) if league is None else None
         opponent = run.pool[int(np_rng.integers(len(run.pool)))]
 
@@ -583,10 +595,13 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                       "perf/trained_share": m / batch, "charts/learning_rate": lr,
                       "charts/return_mean": ret_stats[0], "charts/return_std": float(np.sqrt(ret_stats[1]))})
         if league is not None:  # each entry's recent win rate and its share of the draws
-            for name, w, p in zip(entry_names(cfg.bot_opponents), league.win_rates(), probs, strict=True):
-                name = name.replace("/", "_")  # a checkpoint path as a bot
-                stats[f"league/{name}/win_rate"] = float(w)
-                stats[f"league/{name}/p"] = float(p)
+            names = [n.replace("/", "_") for n in entry_names(cfg.bot_opponents)]  # a checkpoint path as a bot
+            rates = league.win_rates().reshape(groups, entries)
+            for g, (rate_row, p_row) in enumerate(zip(rates, probs.reshape(groups, entries), strict=True)):
+                where = f"{cfg.sizes[g]}v{cfg.sizes[g]}/" if groups > 1 else ""
+                for name, w, p in zip(names, rate_row, p_row, strict=True):
+                    stats[f"league/{where}{name}/win_rate"] = float(w)
+                    stats[f"league/{where}{name}/p"] = float(p)
             stats["league/juegos_finished"] = float(len(ro.finished_entry))
         log.scalars(run, stats)
         if progress is not None:

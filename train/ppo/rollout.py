@@ -276,9 +276,15 @@ class MixedSizes:
     def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables | None,
                 probs: np.ndarray | None = None) -> Rollout:
         n = self.share
-        return Rollout.concat([s.rollout(agent, opponent_state, ret_stats,
-                                         None if tables is None else tables.shard(j * n, (j + 1) * n), probs)
-                               for j, s in enumerate(self.samplers)])
+        by_size = probs is not None and probs.ndim == 2  # pfsp_by_team_size: a row of probabilities per size
+        parts = []
+        for j, s in enumerate(self.samplers):
+            part = s.rollout(agent, opponent_state, ret_stats, None if tables is None else tables.shard(j * n, (j + 1) * n),
+                             probs[j] if by_size else probs)
+            if by_size:  # size j's entries are counted apart: entry e of size j is j * entries + e
+                part.finished_entry = np.where(part.finished_entry >= 0, part.finished_entry + j * probs.shape[1], -1)
+            parts.append(part)
+        return Rollout.concat(parts)
 
     def state(self) -> dict:
         return {"team_size_samplers": [s.state() for s in self.samplers]}
