@@ -95,3 +95,14 @@ class HeuristicConfig:
         return asdict(self)
 
 
+def seeded(config: HeuristicConfig | dict | None, seed: int | None):
+    """(config, generator, salt of the per-mano coins) of a new bot: the kernels' policy and the
+    readable twin start here alike, so the same seed gives both the same draws."""
+    if config is None:
+        config = HeuristicConfig()
+    elif isinstance(config, dict):
+        config = HeuristicConfig.from_dict(config)
+    rng = np.random.default_rng(seed)
+    return config, rng, int(rng.integers(1 << 62))
+
+

@@ -11,8 +11,7 @@ from dataclasses import fields
 import numpy as np
 
 from agents.heuristic import kernels as K
-from agents.heuristic.config import HeuristicConfig
-from agents.heuristic.reference import ReferenceHeuristic
+from agents.heuristic.config import HeuristicConfig, seeded
 
 
 def config_array(cfg: HeuristicConfig) -> np.ndarray:
@@ -32,14 +31,8 @@ class HeuristicPolicy:
     debug = True
 
     def __init__(self, config: HeuristicConfig | dict | None = None, seed: int | None = 0):
-        if config is None:
-            config = HeuristicConfig()
-        elif isinstance(config, dict):
-            config = HeuristicConfig.from_dict(config)
-        self.cfg = config
-        self.rng = np.random.default_rng(seed)
-        self._salt = int(self.rng.integers(1 << 62))  # the per-mano coins' salt, drawn as the twin draws it
-        self._params = config_array(config)
+        self.cfg, self.rng, self._salt = seeded(config, seed)  # as the twin starts
+        self._params = config_array(self.cfg)
         self.internal_errors = 0
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -79,7 +72,7 @@ class HeuristicPolicy:
                                    "simulated, or no team size in the observation)")
             self.internal_errors += int(bad.size)
             for i in bad:
-                out[i] = ReferenceHeuristic._fallback(masks8[i])
+                out[i] = K._fallback(masks8[i])
         return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.heuristic.config import HeuristicConfig
+from agents.heuristic.config import HeuristicConfig, seeded
 from agents.heuristic.hands import (
     HAND_FLOR,
     HAND_PARES,
@@ -60,13 +60,7 @@ class ReferenceHeuristic:
     debug = True
 
     def __init__(self, config: HeuristicConfig | dict | None = None, seed: int | None = 0):
-        if config is None:
-            config = HeuristicConfig()
-        elif isinstance(config, dict):
-            config = HeuristicConfig.from_dict(config)
-        self.cfg = config
-        self.rng = np.random.default_rng(seed)
-        self._salt = int(self.rng.integers(1 << 62))
+        self.cfg, self.rng, self._salt = seeded(config, seed)
         self.internal_errors = 0
         self._key: int | None = None  # the decision key of the row being decided (act_batch's keys)
         self._draws = 0  # draws taken from it so far

@@ -535,8 +535,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         opponent = run.pool[int(np_rng.integers(len(run.pool)))]
 
         # ---- rollout (on the workers' shards, concatenated, when there are workers) ------
-        ro = sampler.rollout(agent, opponent, ret_stats, tables, probs) if league is not None else \
-            sampler.rollout(agent, opponent, ret_stats, tables)
+        ro = sampler.rollout(agent, opponent, ret_stats, tables, probs)
         if league is not None:
             league.decay(cfg.pfsp_decay)
             league.add(ro.finished_entry, ro.finished_result)

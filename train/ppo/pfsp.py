@@ -31,9 +31,14 @@ def entry_names(bot_opponents) -> tuple[str, ...]:
     return ("snapshot", *bot_opponents)
 
 
+def win_rates(wins: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """The learner's win rate against each entry, one win and one loss as the prior."""
+    return (wins + 1.0) / (games + 2.0)
+
+
 def pfsp_probs(wins: np.ndarray, games: np.ndarray, power: float, mix: float) -> np.ndarray:
     """The draw probability of each entry from its (decayed) wins and games."""
-    w = (wins + 1.0) / (games + 2.0)
+    w = win_rates(wins, games)
     f = (1.0 - w) ** power
     total = f.sum()
     hard = f / total if total > 0 else np.full(len(f), 1.0 / len(f))
@@ -58,7 +63,7 @@ class LeagueStats:
         self.games *= factor
 
     def win_rates(self) -> np.ndarray:
-        return (self.wins + 1.0) / (self.games + 2.0)
+        return win_rates(self.wins, self.games)
 
     def state(self) -> dict:
         return {"wins": self.wins.tolist(), "games": self.games.tolist()}

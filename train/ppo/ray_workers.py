@@ -128,7 +128,9 @@ class Workers:
                                    f"{type(exc).__name__}: {exc}") from None
         return out
 
-    def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables) -> Rollout:
+    def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables, probs=None) -> Rollout:
+        if probs is not None:  # PPOConfig.validate refuses league runs on workers: this is a bug
+            raise ValueError("a league run's rollouts are not played on workers")
         weights = (agent.state_dict(), opponent_state)
         if self.ray is not None:  # one copy in the object store, read by every worker
             weights = tuple(self.ray.put(x) for x in weights)
