@@ -122,3 +122,17 @@ def test_results_kept_per_team_size_count_each_sizes_juegos_apart(tmp_path):
     assert {"league/1v1/random/p", "league/2v2/snapshot/win_rate"} <= set(row)
     with pytest.raises(ValueError, match="pfsp_by_team_size needs"):
         _tiny(tmp_path, league=True, pfsp_by_team_size=True).validate()
+
+
+def test_team_size_tables_give_each_size_its_count_of_tables(tmp_path):
+    kw = dict(league=True, team_sizes=(1, 2), team_size_tables=(4, 12), bot_opponents=("random",), p_latest=0.0)
+    train(_tiny(tmp_path, **kw))
+    ckpt = load_checkpoint(tmp_path / "checkpoint.pt")
+    samplers = ckpt["team_size_samplers"]
+    assert [len(s["league_tables"]["bot"]) for s in samplers] == [4, 12]
+    assert [s["env_states"].shape[0] for s in samplers] == [4, 12]
+    for bad in ((8,), (0, 16), (4, 4), (6, 6, 4)):
+        with pytest.raises(ValueError, match="team_size_tables"):
+            _tiny(tmp_path, team_sizes=(1, 2), team_size_tables=bad).validate()
+    with pytest.raises(ValueError, match="give team_sizes too"):
+        _tiny(tmp_path, team_size_tables=(16,)).validate()

@@ -94,6 +94,9 @@ class PPOConfig:
     team_sizes: tuple[int, ...] = ()
     """train one network on several team sizes at once: the tables split evenly among them (in
     this order; team_size is then the first); empty: team_size alone"""
+    team_size_tables: tuple[int, ...] = ()
+    """with team_sizes: how many of the num_envs tables each size plays (in team_sizes' order, summing
+    to num_envs), to spend more decisions where the game is larger; empty: equal shares"""
     target: Annotated[int, Field(ge=2)] = 30
     """points to win a juego (Moteño: 30 chinas, ruling 1)"""
     episode: Literal["mano", "juego", "partida"] = "juego"
@@ -247,7 +250,12 @@ class PPOConfig:
                 raise ValueError(f"team_sizes {list(self.team_sizes)} repeats a size")
             for k in self.team_sizes:
                 config.match_settings(dataclasses.replace(self, team_size=k))  # each size valid for the tradition
-            if self.num_envs % len(self.team_sizes):
+            if self.team_size_tables:
+                if len(self.team_size_tables) != len(self.team_sizes) or min(self.team_size_tables) < 1 \
+                        or sum(self.team_size_tables) != self.num_envs:
+                    raise ValueError(f"team_size_tables {list(self.team_size_tables)} must give each of team_sizes "
+                                     f"{list(self.team_sizes)} at least one table and sum to num_envs ({self.num_envs})")
+            elif self.num_envs % len(self.team_sizes):
                 raise ValueError(f"num_envs ({self.num_envs}) must be a multiple of the number of team_sizes "
                                  f"({len(self.team_sizes)}): each size plays an equal share of the tables")
             if self.distributed:
@@ -265,6 +273,8 @@ class PPOConfig:
                 raise ValueError("league = true draws the opponents by their results: leave p_bot at 0")
             if self.distributed:
                 raise ValueError("league = true runs in one process: num_workers = 1")
+        if self.team_size_tables and not self.team_sizes:
+            raise ValueError("team_size_tables splits the tables among team_sizes: give team_sizes too")
         if self.pfsp_by_team_size and not (self.league and len(self.sizes) > 1):
             raise ValueError("pfsp_by_team_size needs league = true and several team_sizes")
         if self.p_bot > 0 and not self.bot_opponents:
@@ -297,6 +307,11 @@ class PPOConfig:
     def sizes(self) -> tuple[int, ...]:
         """The team sizes trained on: ``team_sizes``, or ``team_size`` alone."""
         return tuple(self.team_sizes) or (self.team_size,)
+
+    @property
+    def tables_per_size(self) -> tuple[int, ...]:
+        """How many tables each of ``sizes`` plays: ``team_size_tables``, or equal shares."""
+        return tuple(self.team_size_tables) or (self.num_envs // len(self.sizes),) * len(self.sizes)
 
     @property
     def distributed(self) -> bool:

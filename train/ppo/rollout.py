@@ -259,27 +259,27 @@ class Sampler:
 
 
 class MixedSizes:
-    """``Sampler``'s methods over several team sizes (``cfg.team_sizes``): consecutive equal shares
-    of the tables, one ``Sampler`` per size (tables ``first_table, ...`` dealt from the same table
-    seeds as in a run of one size), drawing from the learner's generator in turn; their rollouts
-    are concatenated as the Ray workers' are (``Rollout.concat``)."""
+    """``Sampler``'s methods over several team sizes (``cfg.team_sizes``): consecutive blocks of
+    the tables (``cfg.tables_per_size``: equal shares, or ``team_size_tables``), one ``Sampler`` per
+    size (tables ``first_table, ...`` dealt from the same table seeds as in a run of one size),
+    drawing from the learner's generator in turn; their rollouts are concatenated as the Ray
+    workers' are (``Rollout.concat``)."""
 
     def __init__(self, cfg: PPOConfig, gen: torch.Generator):
         import dataclasses
 
-        sizes = cfg.sizes
-        self.share = cfg.num_envs // len(sizes)
-        self.samplers = [Sampler(dataclasses.replace(cfg, team_size=k, team_sizes=()), gen, first_table=j * self.share,
-                                 num_tables=self.share, bot_seed=cfg.seed + 1000 * j)
-                         for j, k in enumerate(sizes)]
+        counts = cfg.tables_per_size
+        self.first = np.concatenate([[0], np.cumsum(counts)]).astype(int)  # size j: tables first[j]:first[j + 1]
+        self.samplers = [Sampler(dataclasses.replace(cfg, team_size=k, team_sizes=(), team_size_tables=()),
+                                 gen, first_table=int(self.first[j]), num_tables=counts[j], bot_seed=cfg.seed + 1000 * j)
+                         for j, k in enumerate(cfg.sizes)]
 
     def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables | None,
                 probs: np.ndarray | None = None) -> Rollout:
-        n = self.share
         by_size = probs is not None and probs.ndim == 2  # pfsp_by_team_size: a row of probabilities per size
         parts = []
         for j, s in enumerate(self.samplers):
-            part = s.rollout(agent, opponent_state, ret_stats, None if tables is None else tables.shard(j * n, (j + 1) * n),
+            part = s.rollout(agent, opponent_state, ret_stats, None if tables is None else tables.shard(self.first[j], self.first[j + 1]),
                              probs[j] if by_size else probs)
             if by_size:  # size j's entries are counted apart: entry e of size j is j * entries + e
                 part.finished_entry = np.where(part.finished_entry >= 0, part.finished_entry + j * probs.shape[1], -1)
