@@ -98,15 +98,17 @@ def test_league_and_team_sizes_settings_are_checked(tmp_path):
         _tiny(tmp_path, tradition="argentino", team_sizes=(1, 4)).validate()
 
 
-def test_the_moteno_league_config_is_valid_and_names_every_style():
-    """configs/ppo_moteno_league.toml: every setting checked (the cloning data is made by the
+@pytest.mark.parametrize("name, sizes", [("moteno", (1, 2, 3)), ("argentino", (1, 2))])
+def test_the_league_configs_are_valid_and_name_every_style(name, sizes):
+    """configs/ppo_<tradition>_league.toml: every setting checked (the cloning data is made by the
     command atop it, not in a clean clone: checked without it)."""
     from agents.registry import STYLE_BOTS
 
-    path = Path(__file__).resolve().parents[2] / "configs" / "ppo_moteno_league.toml"
+    path = Path(__file__).resolve().parents[2] / "configs" / f"ppo_{name}_league.toml"
     cfg = PPOConfig.from_toml(path, bc_dataset=None, anchor_coef=0.0)
     cfg.validate()
-    assert cfg.league and cfg.sizes == (1, 2, 3) and cfg.reward == "juego"
+    assert cfg.tradition == name and cfg.league and cfg.sizes == sizes and cfg.reward == "juego"
+    assert cfg.pfsp_by_team_size and sum(cfg.tables_per_size) == cfg.num_envs
     assert {"random", "heuristic", "heuristic_bluffer", *STYLE_BOTS} == set(cfg.bot_opponents)
     assert 0 < cfg.time_limit_minutes <= 180  # issue 17: at most 3 hours per tradition
 

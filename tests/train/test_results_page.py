@@ -60,3 +60,21 @@ def test_the_analysis_and_exploiter_rows_read_their_files(page, tmp_path):
     row = next(line for line in text.splitlines() if line.startswith("| heuristic | 1v1 |"))
     assert "points [" in row and "with," in row  # the señas' worth against the opponent
     assert "| x | moteno | 3v3 | 60.0% [55.0, 65.0] | 400 | 30 min, 20M decisions |" in text
+
+
+def test_the_reduced_games_section_reads_the_study_and_says_when_it_is_missing(page, tmp_path):
+    from train.studies.reduced_exploitability import ReducedStudyConfig, run
+
+    assert "## Exact exploitability on the reduced games" in page.render()
+    assert "Not measured yet: `python -m train.studies.reduced_exploitability" in page.render()
+    out = page.RESULTS / "reduced_exploitability.json"
+    r = run(ReducedStudyConfig(games=("kuhn_poker",), cfr_iterations=20, cfr_eval_every=10, updates=4, episodes=64,
+                               eval_every=2, out=str(out)))
+    row = next(line for line in page.render().splitlines() if line.startswith("| kuhn_poker |"))
+    assert row.startswith("| kuhn_poker | 0.4583 |")
+    assert f"{r['games']['kuhn_poker']['final']['cfr_plus']:.4f}" in row
+    assert r["games"]["kuhn_poker"]["final"]["cfr_plus"] < 0.1  # CFR+ after 20 iterations
+    with pytest.raises(FileExistsError):
+        run(ReducedStudyConfig(games=("kuhn_poker",), out=str(out)))
+    with pytest.raises(ValueError, match="unknown games"):
+        run(ReducedStudyConfig(games=("go",), out=str(tmp_path / "x.json")))
