@@ -5,7 +5,9 @@ Known names: ``random`` (``agents.base.RandomPolicy``), ``heuristic`` (``agents.
 imported only when asked for) and ``heuristic_sin_senas`` (the same bot ignoring its partners'
 señas), ``ppo`` for argentino (``agents/checkpoints/ppo_argentino_1v1.pt``, 1 contra 1), ``heuristic_bluffer`` (the heuristic with its falsos turned up), the style bots of
 ``agents.styles`` for every tradition (``style_raiser``, ``style_caller``, ``style_folder``,
-``style_bluffer``), ``ppo`` (the shipped PPO bot, ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
+``style_bluffer``), ``ppo`` (the shipped Moteño bot, ``agents/checkpoints/ppo_moteno.pt``: one network for 1,
+2 and 3 contra 3, trained against a league), ``ppo_3v3`` (the bot shipped before it,
+``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
 policy for 1 contra 1, ``agents/checkpoints/cfr_moteno_1v1.npz``, ``agents.cfr_policy``). A path to a
 checkpoint of ``train.ppo.loop`` loads the learned policy (``agents.ppo_policy.PPOPolicy``); a path
 ending in ``.npz`` loads a CFR policy (an export or a run checkpoint of ``train.cfr.mccfr``,
@@ -49,16 +51,31 @@ def _heuristic_without_senas(seed: int):
     return make_policy(seed=seed, config={"use_partner_senas": False})
 
 
-STRONG_BOT = Path(__file__).parent / "checkpoints" / "ppo_moteno_3v3.pt"
+MOTENO_BOT = Path(__file__).parent / "checkpoints" / "ppo_moteno.pt"
+MOTENO_BOT_SIZES = (1, 2, 3)
 
 
 def _ppo(seed: int):
-    """The shipped PPO bot (docs/training.md): trained for 3 contra 3, plays any team size."""
-    if not STRONG_BOT.exists():
-        raise ValueError(f"policy 'ppo' is not available: {STRONG_BOT} is missing")
+    """The shipped Moteño bot (configs/ppo_moteno_league.toml): one network for 1, 2 and 3 contra 3,
+    trained against a league (issue 17); check_team_size refuses 4 contra 4, which it never played."""
+    if not MOTENO_BOT.exists():
+        raise ValueError(f"policy 'ppo' is not available: {MOTENO_BOT} is missing")
     from agents.ppo_policy import PPOPolicy
 
-    return PPOPolicy(STRONG_BOT, seed=seed)
+    return PPOPolicy(MOTENO_BOT, seed=seed, name="ppo", team_sizes=MOTENO_BOT_SIZES)
+
+
+STRONG_BOT = Path(__file__).parent / "checkpoints" / "ppo_moteno_3v3.pt"
+
+
+def _ppo_3v3(seed: int):
+    """The earlier shipped bot (docs/training.md): trained for 3 contra 3 mostly against the heuristic,
+    plays any team size; kept to be measured against."""
+    if not STRONG_BOT.exists():
+        raise ValueError(f"policy 'ppo_3v3' is not available: {STRONG_BOT} is missing")
+    from agents.ppo_policy import PPOPolicy
+
+    return PPOPolicy(STRONG_BOT, seed=seed, name="ppo_3v3")
 
 
 CFR_BOT = Path(__file__).parent / "checkpoints" / "cfr_moteno_1v1.npz"
@@ -108,8 +125,8 @@ def _heuristic_argentino_bluffer(seed: int):
 
 # the bots of each tradition; random plays every tradition (it reads only the mask), and so do the
 # style bots (agents.styles: the mask and the tradition's ACTION_KIND)
-BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas, "ppo": _ppo, "cfr": _cfr,
-                   "heuristic_bluffer": _heuristic_bluffer},
+BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas, "ppo": _ppo,
+                   "ppo_3v3": _ppo_3v3, "cfr": _cfr, "heuristic_bluffer": _heuristic_bluffer},
         "argentino": {"heuristic": _heuristic_argentino, "heuristic_bluffer": _heuristic_argentino_bluffer,
                       "ppo": _ppo_argentino}}
 STYLE_BOTS = ("style_raiser", "style_caller", "style_folder", "style_bluffer")

@@ -285,19 +285,29 @@ def test_fixed_bots_hold_some_tables_and_resume_stays_exact(tmp_path):
         _tiny(tmp_path, p_bot=0.2, bot_opponents=("nobody",)).validate()
 
 
-def test_the_shipped_bot_loads_by_name_and_plays_every_team_size():
-    from agents.registry import STRONG_BOT, load_policy
+@pytest.mark.parametrize("name, sizes", [("ppo", (1, 2, 3)), ("ppo_3v3", (1, 2, 3, 4))])
+def test_the_shipped_moteno_bots_load_by_name_and_play_their_team_sizes(name, sizes):
+    """``ppo``: the league bot (configs/ppo_moteno_league.toml), 1 to 3 contra 3; ``ppo_3v3``: the bot
+    shipped before it, trained for 3 contra 3, any size."""
+    from agents.registry import MOTENO_BOT, STRONG_BOT, load_policy
+    from train.eval.duplicate import play_match
     from truque_env.vector import VectorEnv
 
-    assert STRONG_BOT.stat().st_size < 5_000_000  # the actor alone: small enough to ship
-    assert all(k.startswith("actor") for k in load_checkpoint(STRONG_BOT)["model"])
-    bot = load_policy("ppo", seed=0)
-    for team_size in (1, 3):
+    for path in (MOTENO_BOT, STRONG_BOT):
+        assert path.stat().st_size < 5_000_000  # the actor alone: small enough to ship
+        assert all(k.startswith("actor") for k in load_checkpoint(path)["model"])
+    bot = load_policy(name, seed=0)
+    assert bot.name == name
+    for team_size in sizes:
         env = VectorEnv(8, team_size=team_size, seed=1)
         obs, mask, *_ = env.reset()
-        for _ in range(50):
+        for _ in range(30):
             acts = bot.act_batch(obs, mask)
             assert (mask[np.arange(8), acts] == 1).all()
+            obs, mask, *_ = env.step(acts)
+    if 4 not in sizes:
+        with pytest.raises(ValueError, match="plays 1 contra 1, 2 contra 2, 3 contra 3 only, not 4 contra 4"):
+            play_match(bot, load_policy("random"), team_size=4, episodes=2)
             obs, mask, *_ = env.step(acts)
 
 
