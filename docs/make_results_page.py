@@ -37,16 +37,19 @@ PAGE = ROOT / "docs" / "results.md"
 PICTURES = ROOT / "docs" / "results"
 
 STYLES = ["style_raiser", "style_caller", "style_folder", "style_bluffer"]
-LEAGUE_BOT = "agents/checkpoints/ppo_moteno_league.pt"  # the league run's policy, once exported
-# (tradition, team size, the bots of its league: registry names or checkpoint paths)
+# (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
+# Moteño's league bot (issue 17); ``ppo_3v3`` the bot shipped before it.
 SECTIONS = [
-    ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "cfr", LEAGUE_BOT]),
-    ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", LEAGUE_BOT]),
-    ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", LEAGUE_BOT]),
+    ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_3v3", "cfr"]),
+    ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_3v3"]),
+    ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_3v3"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo"]),
     ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES]),
 ]
-ANALYSED = [("heuristic", "heuristic"), ("ppo", "ppo"), ("ppo_league", LEAGUE_BOT)]  # (label, policy), Moteño
+# the Moteño bots whose falsos and señas are measured: (label, policy, the training page's file of the
+# same measurement, read when the analysis with the ablation against the heuristic is missing)
+ANALYSED = [("heuristic", "heuristic", "analysis_heuristic_{k}v{k}.json"),
+            ("ppo_3v3", "ppo_3v3", "analysis_ppo_{k}v{k}.json"), ("ppo", "ppo", None)]
 ANALYSIS_SIZES = (3,)
 LEAGUE_JUEGOS = 2000
 ANALYSIS_JUEGOS = 4000
@@ -77,16 +80,13 @@ def run_all(juegos: int, analysis_juegos: int) -> None:
     from train.eval.league import run as run_league
 
     for tradition, size, bots in SECTIONS:
-        present = [b for b in bots if not b.endswith(".pt") or (ROOT / b).exists()]
-        run_league(LeagueConfig(policies=",".join(present), tradition=tradition, team_size=size, juegos=juegos,
+        run_league(LeagueConfig(policies=",".join(bots), tradition=tradition, team_size=size, juegos=juegos,
                                 out_dir=league_dir(tradition, size), overwrite=True, progress=False))
     from train.studies.analysis import AnalysisConfig
     from train.studies.analysis import run as run_analysis
 
     for size in ANALYSIS_SIZES:
-        for name, policy in ANALYSED:
-            if policy.endswith(".pt") and not (ROOT / policy).exists():
-                continue
+        for name, policy, _ in ANALYSED:
             run_analysis(AnalysisConfig(policy=policy, team_size=size, juegos=analysis_juegos,
                                         ablation_opponent="heuristic", out=ANALYSES / f"{name}_{size}v{size}.json"))
 
@@ -169,10 +169,10 @@ def analysis_section() -> list[str]:
              "| bot | size | weak pares bet / won | weak truco bet / won | I(seña; hand) | influence | "
              "ablation vs itself | señas' worth vs heuristic |", "|---|---|---|---|---|---|---|---|"]
     for size in ANALYSIS_SIZES:
-        for name, _policy in ANALYSED:
+        for name, _policy, fallback in ANALYSED:
             path = ANALYSES / f"{name}_{size}v{size}.json"
-            if not path.exists():  # the training page's measurement (no ablation against the heuristic)
-                path = RESULTS / f"analysis_{name}_{size}v{size}.json"
+            if not path.exists() and fallback:  # the training page's measurement (no ablation against the heuristic)
+                path = RESULTS / fallback.format(k=size)
             if not path.exists():
                 lines.append(f"| {name} | {size}v{size} | not measured yet (`--run`) | | | | | |")
                 continue

@@ -45,3 +45,23 @@ def pytest_terminal_summary(terminalreporter):
     if COVERAGE:
         terminalreporter.write_sep("-", "differential: branches reached (engine and reference agree on all)")
         terminalreporter.write_line(format_coverage(COVERAGE))
+
+
+@pytest.fixture
+def fixed_threads(monkeypatch):
+    """One numba thread and one torch thread, the co-tenant watch off (it sets the counts from the
+    machine's load, truque_env/threads.py): the sparse layer's gradient sums one partial per numba
+    thread, so a test comparing parameters bit for bit must not see the count change under it."""
+    import numba
+    import torch
+
+    from truque_env.threads import WATCH
+
+    monkeypatch.setattr(WATCH, "enabled", False)
+    monkeypatch.setattr(WATCH, "threads", None)  # no count left by an earlier test's watch
+    threads, torch_threads = numba.get_num_threads(), torch.get_num_threads()
+    numba.set_num_threads(1)
+    torch.set_num_threads(1)
+    yield
+    numba.set_num_threads(threads)
+    torch.set_num_threads(torch_threads)

@@ -60,7 +60,7 @@ def test_a_table_keeps_its_opponent_until_its_juego_ends():
     assert lt.juego_return[2] == 0.0 and lt.juego_return[0] == 1.0
 
 
-def test_a_league_run_over_two_team_sizes_meets_every_entry_and_resumes_exactly(tmp_path):
+def test_a_league_run_over_two_team_sizes_meets_every_entry_and_resumes_exactly(tmp_path, fixed_threads):
     kw = dict(league=True, team_sizes=(1, 2), bot_opponents=("random", "heuristic"), p_latest=0.25,
               critic_knows_opponent=True)
     straight = tmp_path / "straight"

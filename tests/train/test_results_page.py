@@ -21,7 +21,7 @@ def page(tmp_path, monkeypatch):
         monkeypatch.setattr(mod, name, tmp_path / sub)
     monkeypatch.setattr(mod, "SECTIONS", [("moteno", 1, ["random", "heuristic", "style_folder"]),
                                           ("moteno", 2, ["random", "heuristic"])])
-    monkeypatch.setattr(mod, "ANALYSED", [("heuristic", "heuristic")])
+    monkeypatch.setattr(mod, "ANALYSED", [("heuristic", "heuristic", None)])
     monkeypatch.setattr(mod, "ANALYSIS_SIZES", (1,))
     return mod
 

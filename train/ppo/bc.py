@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from truque_env.io import read_npz, write_json_atomic, write_npz_atomic
+from truque_env.io import check_new_output, read_npz, write_json_atomic, write_npz_atomic
 from truque_env.settings import MatchSettings, check_made_for
 from truque_env.traditions import get as get_tradition
 from truque_env.vector import VectorEnv
@@ -131,31 +131,44 @@ class BCCollectConfig:
     """bots at the other team's seats (registry names; only the policy's decisions are kept);
     none: the policy plays every seat"""
     out: Path = Path("runs/bc/heuristic_3v3.npz")
+    overwrite: bool = False
+    """replace a dataset already at out (without it, that is refused)"""
+
+
+def collect_mixed(policy: str, tradition: str, sizes: tuple[int, ...], decisions: int, num_envs: int = 256,
+                  seed: int = 0, opponents: tuple[str, ...] = (), target: int = 30, p_intercept: float = 0.1,
+                  progress: bool = True) -> tuple[dict[str, np.ndarray], dict]:
+    """``policy``'s decisions (a registry name), split evenly among the team ``sizes``, against
+    ``opponents`` (or itself at every seat), in juegos to ``target``; and the record written beside
+    the dataset."""
+    from agents.registry import load_policy
+
+    t0 = time.perf_counter()
+    bots = [load_policy(name, seed=seed + 1 + j, tradition=tradition) for j, name in enumerate(opponents)]
+    parts = [collect(load_policy(policy, seed=seed, tradition=tradition), k, decisions // len(sizes), num_envs,
+                     seed + 101 * j, target=target, p_intercept=p_intercept, progress=progress, tradition=tradition,
+                     opponents=bots)
+             for j, k in enumerate(sizes)]
+    data = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "action")}
+    data["settings"] = parts[0]["settings"]  # the game of the first size: the tradition and sizes load_dataset checks
+    record = {"policy": policy, "opponents": list(opponents), "tradition": tradition, "team_size": sizes[0],
+              "team_sizes": list(sizes), "decisions": decisions, "num_envs": num_envs, "seed": seed, "target": target,
+              "seconds": round(time.perf_counter() - t0, 1),
+              "sha256_action": hashlib.sha256(data["action"]).hexdigest()}
+    return data, record
 
 
 def main(argv=None):
     import tyro
 
-    from agents.registry import load_policy
-
     cfg = tyro.cli(BCCollectConfig, args=argv)
-    t0 = time.perf_counter()
-    opponents = [load_policy(name, seed=cfg.seed + 1 + j, tradition=cfg.tradition) for j, name in enumerate(cfg.opponents)]
-    sizes = tuple(cfg.team_sizes) or (cfg.team_size,)
-    parts = [collect(load_policy(cfg.policy, seed=cfg.seed, tradition=cfg.tradition), k, cfg.decisions // len(sizes),
-                     cfg.num_envs, cfg.seed + 101 * j, progress=True, tradition=cfg.tradition, opponents=opponents)
-             for j, k in enumerate(sizes)]
-    data = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "action")}
-    data["settings"] = parts[0]["settings"]  # the game of the first size: the tradition and sizes load_dataset checks
-    seconds = time.perf_counter() - t0
+    check_new_output(cfg.out, cfg.overwrite)
+    data, record = collect_mixed(cfg.policy, cfg.tradition, tuple(cfg.team_sizes) or (cfg.team_size,), cfg.decisions,
+                                 cfg.num_envs, cfg.seed, tuple(cfg.opponents))
     save_dataset(cfg.out, data)
     # what made the dataset and how long it took (a training budget counts it), beside it
-    write_json_atomic(cfg.out.with_suffix(".json"), {
-        "policy": cfg.policy, "opponents": list(cfg.opponents), "tradition": cfg.tradition, "team_size": cfg.team_size,
-        "team_sizes": list(sizes),
-        "decisions": cfg.decisions, "num_envs": cfg.num_envs,
-        "seed": cfg.seed, "seconds": round(seconds, 1), "sha256_action": hashlib.sha256(data["action"]).hexdigest()})
-    print(f"wrote {cfg.out} in {seconds / 60:.1f} min")
+    write_json_atomic(cfg.out.with_suffix(".json"), record)
+    print(f"wrote {cfg.out} in {record['seconds'] / 60:.1f} min")
 
 
 if __name__ == "__main__":

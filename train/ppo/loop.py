@@ -76,7 +76,7 @@ from train.ppo.rollout import (  # noqa: F401
     opponent_kinds,
 )
 from truque_env.engine import header as H
-from truque_env.io import atomic_output, write_text_atomic
+from truque_env.io import atomic_output, write_json_atomic, write_text_atomic
 from truque_env.settings import check_made_for
 from truque_env.threads import WATCH
 
@@ -168,6 +168,15 @@ class PPOConfig:
 
     bc_dataset: Path | None = None
     """a bot's decisions (python -m train.ppo.bc ...) cloned into the actor before a fresh run"""
+    bc_policy: str | None = None
+    """instead of bc_dataset: the bot (a registry name) whose decisions a fresh run collects first, into
+    run_dir/bc.npz (and bc.json, its record), then clones; the collection counts in time_limit_minutes"""
+    bc_decisions: Annotated[int, Field(ge=1)] = 1_000_000
+    """with bc_policy: decisions collected, split evenly among the team sizes"""
+    bc_opponents: tuple[str, ...] = ()
+    """with bc_policy: the bots at the other team's seats while it is collected (none: it plays itself)"""
+    bc_seed: Annotated[int, Field(ge=0)] = 0
+    """with bc_policy: the collection's seed (as python -m train.ppo.bc --seed)"""
     bc_epochs: Annotated[int, Field(ge=1)] = 2
     """epochs of behaviour cloning on bc_dataset"""
     bc_learning_rate: Annotated[float, Field(gt=0)] = 1e-3
@@ -289,10 +298,14 @@ class PPOConfig:
             path = getattr(self, name)
             if path is not None and not Path(path).exists():
                 raise ValueError(f"{name} {str(path)!r} does not exist")
-        if self.bc_dataset is not None and self.init_from is not None:
-            raise ValueError("give bc_dataset or init_from, not both")
-        if self.anchor_coef > 0 and self.bc_dataset is None and self.init_from is None:
-            raise ValueError("anchor_coef > 0 keeps the actor near its warm start: give bc_dataset or init_from")
+        starts = [name for name in ("bc_dataset", "bc_policy", "init_from") if getattr(self, name) is not None]
+        if len(starts) > 1:
+            raise ValueError(f"give one warm start, not {' and '.join(starts)}")
+        if self.anchor_coef > 0 and not starts:
+            raise ValueError("anchor_coef > 0 keeps the actor near its warm start: give bc_dataset, bc_policy or init_from")
+        if self.bc_policy is not None:
+            for name in (self.bc_policy, *self.bc_opponents):
+                load_policy(name, tradition=self.tradition)  # an unknown bot fails now
         config.check_config(self)  # and every field's type and bounds (pydantic), the key named
 
     @property
@@ -444,7 +457,7 @@ class RunState:
     stopped_by_time_limit: bool = False
 
 
-RUN_FILES = ("checkpoint.pt", "metrics.jsonl", "tb", "evals")  # what a run writes in its run_dir
+RUN_FILES = ("checkpoint.pt", "metrics.jsonl", "tb", "evals", "bc.npz", "bc.json")  # what a run writes in its run_dir
 # what a resumed run may change: how it is watched, evaluated, checkpointed and stopped; any other
 # setting would change the run's trajectory, so a resume with another value is refused
 SAFE_TO_CHANGE_ON_RESUME = ("resume", "overwrite", "run_dir", "progress", "tensorboard", "log_every", "eval_every",
@@ -514,10 +527,18 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
             raise ValueError(f"init_from {cfg.init_from}: its network does not fit this config")
         if not missing and "ret_stats" in init:  # the critic came along: so do its value statistics
             ret_stats = tuple(init["ret_stats"])
-    elif cfg.bc_dataset is not None:  # warm start: clone a bot's decisions into the actor
-        from train.ppo.bc import fit, load_dataset
+    elif cfg.bc_dataset is not None or cfg.bc_policy is not None:  # warm start: clone a bot's decisions into the actor
+        from train.ppo.bc import collect_mixed, fit, load_dataset, save_dataset
 
-        fit(agent, load_dataset(cfg.bc_dataset, cfg.tradition), epochs=cfg.bc_epochs, lr=cfg.bc_learning_rate, seed=cfg.seed)
+        dataset = cfg.bc_dataset
+        if cfg.bc_policy is not None:  # collected first, into the run (the time limit counts it)
+            data, record = collect_mixed(cfg.bc_policy, cfg.tradition, cfg.sizes, cfg.bc_decisions, seed=cfg.bc_seed,
+                                         opponents=tuple(cfg.bc_opponents), target=cfg.target,
+                                         p_intercept=cfg.p_intercept, progress=cfg.progress)
+            dataset = cfg.run_dir / "bc.npz"
+            save_dataset(dataset, data)
+            write_json_atomic(cfg.run_dir / "bc.json", record)
+        fit(agent, load_dataset(dataset, cfg.tradition), epochs=cfg.bc_epochs, lr=cfg.bc_learning_rate, seed=cfg.seed)
     if not run.pool:
         run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
     anchor = None

@@ -188,7 +188,6 @@ def train(cfg: TreePPOConfig) -> TreePPORun:
     cfg.validate()
     game = load_game(cfg.game)
     rows, cols = game.table_shape
-    torch.manual_seed(cfg.seed)
     legal = torch.from_numpy(np.arange(cols)[None, :] < game.num_actions[:, None])
     logits = torch.zeros((rows, cols), dtype=torch.float32, requires_grad=True)  # uniform play to start
     values = torch.zeros(rows, dtype=torch.float32, requires_grad=True)
