@@ -3,12 +3,14 @@
 
 Known names: ``random`` (``agents.base.RandomPolicy``), ``heuristic`` (``agents.heuristic``,
 imported only when asked for) and ``heuristic_sin_senas`` (the same bot ignoring its partners'
-señas), ``ppo`` for argentino (``agents/checkpoints/ppo_argentino_1v1.pt``, 1 contra 1), ``heuristic_bluffer`` (the heuristic with its falsos turned up), the style bots of
+señas), ``ppo`` for argentino (``agents/checkpoints/ppo_argentino.pt``: one network for 1 and 2 contra 2,
+trained against a league) and ``ppo_1v1`` (the argentino bot shipped before it, 1 contra 1 only), ``heuristic_bluffer`` (the heuristic with its falsos turned up), the style bots of
 ``agents.styles`` for every tradition (``style_raiser``, ``style_caller``, ``style_folder``,
 ``style_bluffer``), ``ppo`` (the shipped Moteño bot, ``agents/checkpoints/ppo_moteno.pt``: one network for 1,
 2 and 3 contra 3, trained against a league), ``ppo_3v3`` (the bot shipped before it,
 ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
-policy for 1 contra 1, ``agents/checkpoints/cfr_moteno_1v1.npz``, ``agents.cfr_policy``). A path to a
+policy for 1 contra 1, ``agents/checkpoints/cfr_moteno_1v1.npz``, ``agents.cfr_policy``; ``cfr_threshold`` and
+``cfr_pure`` play it thresholded at 0.15 and purified). A path to a
 checkpoint of ``train.ppo.loop`` loads the learned policy (``agents.ppo_policy.PPOPolicy``); a path
 ending in ``.npz`` loads a CFR policy (an export or a run checkpoint of ``train.cfr.mccfr``,
 its header checked); a file that is neither is a clear ``ValueError``.
@@ -90,17 +92,44 @@ def _cfr(seed: int):
     return CFRPolicy(CFR_BOT, seed=seed)
 
 
-ARGENTINO_BOT = Path(__file__).parent / "checkpoints" / "ppo_argentino_1v1.pt"
+def _cfr_trimmed(name: str, **how):
+    """The MCCFR bot with its average strategy thresholded or purified (agents/cfr_policy.py)."""
+
+    def make(seed: int):
+        if not CFR_BOT.exists():
+            raise ValueError(f"policy {name!r} is not available: {CFR_BOT} is missing")
+        from agents.cfr_policy import CFRPolicy
+
+        return CFRPolicy(CFR_BOT, seed=seed, name=name, **how)
+
+    return make
+
+
+ARGENTINO_BOT = Path(__file__).parent / "checkpoints" / "ppo_argentino.pt"
+ARGENTINO_BOT_SIZES = (1, 2)
 
 
 def _ppo_argentino(seed: int):
-    """The shipped argentino PPO bot (configs/ppo_argentino_1v1.toml): trained for 1 contra 1 only."""
+    """The shipped argentino bot (configs/ppo_argentino_league.toml): one network for 1 and 2 contra 2,
+    trained against a league (issue 17); check_team_size refuses the sizes it never played."""
     if not ARGENTINO_BOT.exists():
         raise ValueError(f"policy 'ppo' is not available: {ARGENTINO_BOT} is missing")
     from agents.ppo_policy import PPOPolicy
 
-    # check_team_size refuses the sizes it never played
-    return PPOPolicy(ARGENTINO_BOT, seed=seed, tradition="argentino", name="ppo", team_sizes=(1,))
+    return PPOPolicy(ARGENTINO_BOT, seed=seed, tradition="argentino", name="ppo", team_sizes=ARGENTINO_BOT_SIZES)
+
+
+ARGENTINO_1V1_BOT = Path(__file__).parent / "checkpoints" / "ppo_argentino_1v1.pt"
+
+
+def _ppo_argentino_1v1(seed: int):
+    """The argentino bot shipped before it (configs/ppo_argentino_1v1.toml): 1 contra 1 only; kept
+    to be measured against."""
+    if not ARGENTINO_1V1_BOT.exists():
+        raise ValueError(f"policy 'ppo_1v1' is not available: {ARGENTINO_1V1_BOT} is missing")
+    from agents.ppo_policy import PPOPolicy
+
+    return PPOPolicy(ARGENTINO_1V1_BOT, seed=seed, tradition="argentino", name="ppo_1v1", team_sizes=(1,))
 
 
 def _heuristic_argentino(seed: int):
@@ -126,9 +155,11 @@ def _heuristic_argentino_bluffer(seed: int):
 # the bots of each tradition; random plays every tradition (it reads only the mask), and so do the
 # style bots (agents.styles: the mask and the tradition's ACTION_KIND)
 BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas, "ppo": _ppo,
-                   "ppo_3v3": _ppo_3v3, "cfr": _cfr, "heuristic_bluffer": _heuristic_bluffer},
+                   "ppo_3v3": _ppo_3v3, "cfr": _cfr,
+                   "cfr_threshold": _cfr_trimmed("cfr_threshold", threshold=0.15),
+                   "cfr_pure": _cfr_trimmed("cfr_pure", purify=True), "heuristic_bluffer": _heuristic_bluffer},
         "argentino": {"heuristic": _heuristic_argentino, "heuristic_bluffer": _heuristic_argentino_bluffer,
-                      "ppo": _ppo_argentino}}
+                      "ppo": _ppo_argentino, "ppo_1v1": _ppo_argentino_1v1}}
 STYLE_BOTS = ("style_raiser", "style_caller", "style_folder", "style_bluffer")
 
 

@@ -38,13 +38,14 @@ PICTURES = ROOT / "docs" / "results"
 
 STYLES = ["style_raiser", "style_caller", "style_folder", "style_bluffer"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
-# Moteño's league bot (issue 17); ``ppo_3v3`` the bot shipped before it.
+# tradition's league bot (issue 17); ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
+# ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py).
 SECTIONS = [
-    ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_3v3", "cfr"]),
+    ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_3v3", "cfr", "cfr_pure"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_3v3"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_3v3"]),
-    ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo"]),
-    ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES]),
+    ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1"]),
+    ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo"]),
 ]
 # the Moteño bots whose falsos and señas are measured: (label, policy, the training page's file of the
 # same measurement, read when the analysis with the ablation against the heuristic is missing)

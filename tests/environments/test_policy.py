@@ -72,7 +72,8 @@ def test_bots_by_tradition(monkeypatch):
     T = sys.modules["truque_env.traditions"]  # the registry module (callable: truque_env.traditions())
 
     styles = ["style_bluffer", "style_caller", "style_folder", "style_raiser"]  # every tradition's (agents.styles)
-    assert known_policies() == known_policies("moteno") == ["cfr", "heuristic", "heuristic_bluffer", "heuristic_sin_senas",
+    assert known_policies() == known_policies("moteno") == ["cfr", "cfr_pure", "cfr_threshold", "heuristic",
+                                                            "heuristic_bluffer", "heuristic_sin_senas",
                                                             "ppo", "ppo_3v3", "random", *styles]
     with pytest.raises(ValueError, match="unknown tradition 'nope'"):
         load_policy("random", tradition="nope")

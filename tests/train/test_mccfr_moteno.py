@@ -187,6 +187,43 @@ def test_bot_plays_only_legal_actions_and_counts_misses(trained):
         bot.act_batch(obs3, masks3)
 
 
+def test_thresholding_and_purification_trim_the_average_strategy(trained):
+    """Ganzfried & Sandholm 2012 (agents/cfr_policy.py): below the threshold an action is dropped and
+    the rest renormalised, the most probable always kept; purified, the most probable alone."""
+    _, d = trained
+    raw = CFRPolicy(d / "policy.npz", seed=0)
+    cut = CFRPolicy(d / "policy.npz", seed=0, threshold=0.3)
+    pure = CFRPolicy(d / "policy.npz", seed=0, purify=True)
+    trimmed_some = False
+    for _, _, _, obs, masks in _random_states(40, seed=13, num_envs=64):
+        p, c, q = (b.action_probs(obs, masks) for b in (raw, cut, pure))
+        np.testing.assert_allclose(c.sum(axis=1), 1.0)
+        np.testing.assert_allclose(q.sum(axis=1), 1.0)
+        keys, legal, _ = raw._prepare(obs, masks)
+        seen = np.isin(keys, raw.keys) | (legal.sum(axis=1) == 1)
+        np.testing.assert_array_equal(q[~seen], p[~seen])  # an unseen information set stays uniform
+        np.testing.assert_array_equal(c[~seen], p[~seen])
+        p, c, q = p[seen], c[seen], q[seen]
+        best = q.argmax(axis=1)  # purified: one action, a most probable one (the first of a tie)
+        rows = np.arange(len(best))
+        assert (q[rows, best] == 1.0).all() and (p[rows, best] == p.max(axis=1)).all()
+        assert (c[rows, best] > 0).all()  # the same one is never dropped by the threshold
+        kept = p >= 0.3
+        kept[rows, best] = True
+        assert (c[~kept] == 0).all()  # below the threshold: dropped
+        expect = np.where(kept, p, 0.0)
+        np.testing.assert_allclose(c, expect / expect.sum(axis=1, keepdims=True), atol=1e-12)
+        trimmed_some |= bool((kept != (p > 0)).any())
+        acts = pure.act_batch(obs[seen], masks[seen])
+        assert (acts == best).all()
+    assert trimmed_some  # the run's average strategy had weights below 0.3 to drop
+    with pytest.raises(ValueError, match=r"threshold must be in \[0, 1\)"):
+        CFRPolicy(d / "policy.npz", threshold=1.0)
+    with pytest.raises(ValueError, match="not both"):
+        CFRPolicy(d / "policy.npz", threshold=0.2, purify=True)
+    assert load_policy("cfr_pure").purify and load_policy("cfr_threshold").threshold == 0.15
+
+
 def test_registry_and_evaluator(trained):
     from train.eval.duplicate import play_match
 

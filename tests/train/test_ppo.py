@@ -742,19 +742,25 @@ def _some_decisions():
     return obs, mask
 
 
-def test_the_shipped_argentino_bot_loads_by_name_plays_1v1_and_refuses_other_sizes():
-    """The bot of configs/ppo_argentino_1v1.toml (benchmarks/results/argentino_ppo_1v1_vs_*.json)."""
-    from agents.registry import ARGENTINO_BOT, load_policy
+@pytest.mark.parametrize("name, sizes, path", [("ppo", (1, 2), "ppo_argentino.pt"), ("ppo_1v1", (1,), "ppo_argentino_1v1.pt")])
+def test_the_shipped_argentino_bots_load_by_name_and_refuse_the_sizes_they_never_played(name, sizes, path):
+    """``ppo``: the league bot of configs/ppo_argentino_league.toml, 1 and 2 contra 2
+    (benchmarks/results/argentino_league_*.json); ``ppo_1v1``: the bot of configs/ppo_argentino_1v1.toml
+    shipped before it (benchmarks/results/argentino_ppo_1v1_vs_*.json)."""
+    from agents.registry import load_policy
     from train.eval.duplicate import play_match
 
-    assert ARGENTINO_BOT.stat().st_size < 5_000_000 and all(k.startswith("actor") for k in load_checkpoint(ARGENTINO_BOT)["model"])
-    bot = load_policy("ppo", seed=0, tradition="argentino")
-    assert bot.name == "ppo" and bot.team_sizes == (1,)
-    with pytest.raises(ValueError, match="the bot 'ppo' plays 1 contra 1 only, not 2 contra 2"):
-        play_match(bot, load_policy("random", tradition="argentino"), tradition="argentino", team_size=2, episodes=2)
-    report = play_match(bot, load_policy("random", seed=1, tradition="argentino"), tradition="argentino", team_size=1,
-                        episodes=200, num_envs=100, seed=11, bootstrap=0).to_dict()
-    assert report["juegos"]["win_rate_A"] >= 0.85, report["juegos"]  # 96.5% of 2,000 in the committed result
+    file = Path(__file__).resolve().parents[2] / "agents" / "checkpoints" / path
+    assert file.stat().st_size < 5_000_000 and all(k.startswith("actor") for k in load_checkpoint(file)["model"])
+    bot = load_policy(name, seed=0, tradition="argentino")
+    assert bot.name == name and bot.team_sizes == sizes
+    refused = max(sizes) + 1
+    with pytest.raises(ValueError, match=f"the bot '{name}' plays .*, not {refused} contra {refused}"):
+        play_match(bot, load_policy("random", tradition="argentino"), tradition="argentino", team_size=refused, episodes=2)
+    for k in sizes:  # 96-97% of 2,000 in the committed results
+        report = play_match(bot, load_policy("random", seed=1, tradition="argentino"), tradition="argentino",
+                            team_size=k, episodes=200, num_envs=100, seed=11, bootstrap=0).to_dict()
+        assert report["juegos"]["win_rate_A"] >= 0.85, (k, report["juegos"])
 
 
 def test_a_critic_that_reads_the_opponent_refuses_to_guess_it():

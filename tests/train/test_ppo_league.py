@@ -100,13 +100,14 @@ def test_league_and_team_sizes_settings_are_checked(tmp_path):
 
 @pytest.mark.parametrize("name, sizes", [("moteno", (1, 2, 3)), ("argentino", (1, 2))])
 def test_the_league_configs_are_valid_and_name_every_style(name, sizes):
-    """configs/ppo_<tradition>_league.toml: every setting checked (the cloning data is made by the
-    command atop it, not in a clean clone: checked without it)."""
+    """configs/ppo_<tradition>_league.toml: every setting checked; each collects its own cloning data
+    (bc_policy), so one command trains the shipped bot."""
     from agents.registry import STYLE_BOTS
 
     path = Path(__file__).resolve().parents[2] / "configs" / f"ppo_{name}_league.toml"
-    cfg = PPOConfig.from_toml(path, bc_dataset=None, anchor_coef=0.0)
+    cfg = PPOConfig.from_toml(path)
     cfg.validate()
+    assert cfg.bc_policy == "heuristic" and cfg.bc_dataset is None and cfg.anchor_coef > 0
     assert cfg.tradition == name and cfg.league and cfg.sizes == sizes and cfg.reward == "juego"
     assert cfg.pfsp_by_team_size and sum(cfg.tables_per_size) == cfg.num_envs
     assert {"random", "heuristic", "heuristic_bluffer", *STYLE_BOTS} == set(cfg.bot_opponents)
