@@ -112,13 +112,9 @@ class CFRPolicy:
 
     def _trim(self, p: np.ndarray) -> np.ndarray:
         """Rows of legal-action probabilities after thresholding or purification (not renormalised)."""
-        best = p.argmax(axis=1)  # the first of the most probable
-        if self.purify:
-            out = np.zeros_like(p)
-            out[np.arange(p.shape[0]), best] = p[np.arange(p.shape[0]), best]
-            return out
-        out = np.where(p >= self.threshold, p, 0.0)
-        out[np.arange(p.shape[0]), best] = p[np.arange(p.shape[0]), best]  # one always stays
+        rows, best = np.arange(p.shape[0]), p.argmax(axis=1)  # the first of the most probable
+        out = np.zeros_like(p) if self.purify else np.where(p >= self.threshold, p, 0.0)
+        out[rows, best] = p[rows, best]  # it always stays
         return out
 
     def action_probs(self, observations, action_masks) -> np.ndarray:

@@ -53,83 +53,44 @@ def _heuristic_without_senas(seed: int):
     return make_policy(seed=seed, config={"use_partner_senas": False})
 
 
-MOTENO_BOT = Path(__file__).parent / "checkpoints" / "ppo_moteno.pt"
+CHECKPOINTS = Path(__file__).parent / "checkpoints"
+MOTENO_BOT = CHECKPOINTS / "ppo_moteno.pt"  # configs/ppo_moteno_league.toml: 1, 2 and 3 contra 3 (issue 17)
 MOTENO_BOT_SIZES = (1, 2, 3)
+STRONG_BOT = CHECKPOINTS / "ppo_moteno_3v3.pt"  # the bot shipped before it (docs/training.md): any size
+CFR_BOT = CHECKPOINTS / "cfr_moteno_1v1.npz"  # docs/cfr_mccfr.md: 1 contra 1 only
+ARGENTINO_BOT = CHECKPOINTS / "ppo_argentino.pt"  # configs/ppo_argentino_league.toml: 1 and 2 contra 2
+ARGENTINO_BOT_SIZES = (1, 2)
+ARGENTINO_1V1_BOT = CHECKPOINTS / "ppo_argentino_1v1.pt"  # the one before it (configs/ppo_argentino_1v1.toml)
 
 
-def _ppo(seed: int):
-    """The shipped Moteño bot (configs/ppo_moteno_league.toml): one network for 1, 2 and 3 contra 3,
-    trained against a league (issue 17); check_team_size refuses 4 contra 4, which it never played."""
-    if not MOTENO_BOT.exists():
-        raise ValueError(f"policy 'ppo' is not available: {MOTENO_BOT} is missing")
-    from agents.ppo_policy import PPOPolicy
-
-    return PPOPolicy(MOTENO_BOT, seed=seed, name="ppo", team_sizes=MOTENO_BOT_SIZES)
+def _shipped(name: str, path: Path):
+    if not path.exists():
+        raise ValueError(f"policy {name!r} is not available: {path} is missing")
 
 
-STRONG_BOT = Path(__file__).parent / "checkpoints" / "ppo_moteno_3v3.pt"
-
-
-def _ppo_3v3(seed: int):
-    """The earlier shipped bot (docs/training.md): trained for 3 contra 3 mostly against the heuristic,
-    plays any team size; kept to be measured against."""
-    if not STRONG_BOT.exists():
-        raise ValueError(f"policy 'ppo_3v3' is not available: {STRONG_BOT} is missing")
-    from agents.ppo_policy import PPOPolicy
-
-    return PPOPolicy(STRONG_BOT, seed=seed, name="ppo_3v3")
-
-
-CFR_BOT = Path(__file__).parent / "checkpoints" / "cfr_moteno_1v1.npz"
-
-
-def _cfr(seed: int):
-    """The shipped MCCFR bot (docs/cfr_mccfr.md): 1 contra 1 only."""
-    if not CFR_BOT.exists():
-        raise ValueError(f"policy 'cfr' is not available: {CFR_BOT} is missing")
-    from agents.cfr_policy import CFRPolicy
-
-    return CFRPolicy(CFR_BOT, seed=seed)
-
-
-def _cfr_trimmed(name: str, **how):
-    """The MCCFR bot with its average strategy thresholded or purified (agents/cfr_policy.py)."""
+def _shipped_ppo(name: str, path: Path, **kw):
+    """A shipped PPO bot; with ``team_sizes``, check_team_size refuses the sizes it never played."""
 
     def make(seed: int):
-        if not CFR_BOT.exists():
-            raise ValueError(f"policy {name!r} is not available: {CFR_BOT} is missing")
-        from agents.cfr_policy import CFRPolicy
+        _shipped(name, path)
+        from agents.ppo_policy import PPOPolicy
 
-        return CFRPolicy(CFR_BOT, seed=seed, name=name, **how)
+        return PPOPolicy(path, seed=seed, name=name, **kw)
 
     return make
 
 
-ARGENTINO_BOT = Path(__file__).parent / "checkpoints" / "ppo_argentino.pt"
-ARGENTINO_BOT_SIZES = (1, 2)
+def _shipped_cfr(name: str, **how):
+    """The MCCFR bot, as averaged or thresholded or purified (agents/cfr_policy.py); ``cfr`` keeps
+    the file's name."""
 
+    def make(seed: int):
+        _shipped(name, CFR_BOT)
+        from agents.cfr_policy import CFRPolicy
 
-def _ppo_argentino(seed: int):
-    """The shipped argentino bot (configs/ppo_argentino_league.toml): one network for 1 and 2 contra 2,
-    trained against a league (issue 17); check_team_size refuses the sizes it never played."""
-    if not ARGENTINO_BOT.exists():
-        raise ValueError(f"policy 'ppo' is not available: {ARGENTINO_BOT} is missing")
-    from agents.ppo_policy import PPOPolicy
+        return CFRPolicy(CFR_BOT, seed=seed, name=None if name == "cfr" else name, **how)
 
-    return PPOPolicy(ARGENTINO_BOT, seed=seed, tradition="argentino", name="ppo", team_sizes=ARGENTINO_BOT_SIZES)
-
-
-ARGENTINO_1V1_BOT = Path(__file__).parent / "checkpoints" / "ppo_argentino_1v1.pt"
-
-
-def _ppo_argentino_1v1(seed: int):
-    """The argentino bot shipped before it (configs/ppo_argentino_1v1.toml): 1 contra 1 only; kept
-    to be measured against."""
-    if not ARGENTINO_1V1_BOT.exists():
-        raise ValueError(f"policy 'ppo_1v1' is not available: {ARGENTINO_1V1_BOT} is missing")
-    from agents.ppo_policy import PPOPolicy
-
-    return PPOPolicy(ARGENTINO_1V1_BOT, seed=seed, tradition="argentino", name="ppo_1v1", team_sizes=(1,))
+    return make
 
 
 def _heuristic_argentino(seed: int):
@@ -154,12 +115,14 @@ def _heuristic_argentino_bluffer(seed: int):
 
 # the bots of each tradition; random plays every tradition (it reads only the mask), and so do the
 # style bots (agents.styles: the mask and the tradition's ACTION_KIND)
-BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas, "ppo": _ppo,
-                   "ppo_3v3": _ppo_3v3, "cfr": _cfr,
-                   "cfr_threshold": _cfr_trimmed("cfr_threshold", threshold=0.15),
-                   "cfr_pure": _cfr_trimmed("cfr_pure", purify=True), "heuristic_bluffer": _heuristic_bluffer},
+BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
+                   "ppo": _shipped_ppo("ppo", MOTENO_BOT, team_sizes=MOTENO_BOT_SIZES),
+                   "ppo_3v3": _shipped_ppo("ppo_3v3", STRONG_BOT), "cfr": _shipped_cfr("cfr"),
+                   "cfr_threshold": _shipped_cfr("cfr_threshold", threshold=0.15),
+                   "cfr_pure": _shipped_cfr("cfr_pure", purify=True), "heuristic_bluffer": _heuristic_bluffer},
         "argentino": {"heuristic": _heuristic_argentino, "heuristic_bluffer": _heuristic_argentino_bluffer,
-                      "ppo": _ppo_argentino, "ppo_1v1": _ppo_argentino_1v1}}
+                      "ppo": _shipped_ppo("ppo", ARGENTINO_BOT, tradition="argentino", team_sizes=ARGENTINO_BOT_SIZES),
+                      "ppo_1v1": _shipped_ppo("ppo_1v1", ARGENTINO_1V1_BOT, tradition="argentino", team_sizes=(1,))}}
 STYLE_BOTS = ("style_raiser", "style_caller", "style_folder", "style_bluffer")
 
 

@@ -67,8 +67,12 @@ def collect(policy, team_size: int, decisions: int, num_envs: int = 256, seed: i
             "settings": np.array(json.dumps(env.settings.to_dict()))}
 
 
-def save_dataset(path: Path, data: dict[str, np.ndarray]) -> None:
+def save_dataset(path: Path, data: dict[str, np.ndarray], record: dict | None = None) -> None:
+    """The dataset, and with ``record`` (what made it and how long it took: a training budget counts
+    it) the record beside it as ``path.with_suffix(".json")``."""
     write_npz_atomic(path, data)
+    if record is not None:
+        write_json_atomic(Path(path).with_suffix(".json"), record)
 
 
 def load_dataset(path: Path, tradition: str = "moteno") -> dict[str, np.ndarray]:
@@ -165,9 +169,7 @@ def main(argv=None):
     check_new_output(cfg.out, cfg.overwrite)
     data, record = collect_mixed(cfg.policy, cfg.tradition, tuple(cfg.team_sizes) or (cfg.team_size,), cfg.decisions,
                                  cfg.num_envs, cfg.seed, tuple(cfg.opponents))
-    save_dataset(cfg.out, data)
-    # what made the dataset and how long it took (a training budget counts it), beside it
-    write_json_atomic(cfg.out.with_suffix(".json"), record)
+    save_dataset(cfg.out, data, record)
     print(f"wrote {cfg.out} in {record['seconds'] / 60:.1f} min")
 
 

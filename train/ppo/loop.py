@@ -76,7 +76,7 @@ from train.ppo.rollout import (  # noqa: F401
     opponent_kinds,
 )
 from truque_env.engine import header as H
-from truque_env.io import atomic_output, write_json_atomic, write_text_atomic
+from truque_env.io import atomic_output, write_text_atomic
 from truque_env.settings import check_made_for
 from truque_env.threads import WATCH
 
@@ -536,8 +536,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                                          opponents=tuple(cfg.bc_opponents), target=cfg.target,
                                          p_intercept=cfg.p_intercept, progress=cfg.progress)
             dataset = cfg.run_dir / "bc.npz"
-            save_dataset(dataset, data)
-            write_json_atomic(cfg.run_dir / "bc.json", record)
+            save_dataset(dataset, data, record)  # and bc.json beside it
         fit(agent, load_dataset(dataset, cfg.tradition), epochs=cfg.bc_epochs, lr=cfg.bc_learning_rate, seed=cfg.seed)
     if not run.pool:
         run.pool.append({k: v.clone() for k, v in agent.state_dict().items()})
