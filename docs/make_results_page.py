@@ -200,7 +200,9 @@ def analysis_section() -> list[str]:
 def exploitability_section() -> list[str]:
     lines = ["## Exploitability", "",
              "A PPO exploiter trained against the frozen bot alone (warm-started from it), then duplicate juegos "
-             "against it: how much a best response of that budget wins.", "",
+             "against it: how much a best response of that budget wins. `ppo_moteno` and `ppo_argentino` are each "
+             "tradition's `ppo`, trained against a league; `ppo_moteno_3v3` and `ppo_argentino_1v1` the bots before "
+             "them ([league.md](league.md)).", "",
              "| bot | tradition | size | exploiter wins | juegos | training |", "|---|---|---|---|---|---|"]
     paths = sorted(RESULTS.glob("exploiter_*.json"))
     for path in paths:
@@ -236,8 +238,8 @@ def reduced_section() -> list[str]:
               "| game | uniform | " + " | ".join(REDUCED_LABELS[m] for m in r["methods"]) + " |",
               "|---|---|" + "---|" * len(r["methods"])]
     for game, g in r["games"].items():
-        cells = [f"{g['final'][m]:.4f} ({g['best'][m]:.4f}), {g['curves'][m][-1]['seconds']:.0f} s" for m in r["methods"]]
-        lines.append(f"| {game} | {g['uniform']:.4f} | " + " | ".join(cells) + " |")
+        cells = [f"{g['final'][m]:.3g} ({g['best'][m]:.3g}), {g['curves'][m][-1]['seconds']:.0f} s" for m in r["methods"]]
+        lines.append(f"| {game} | {g['uniform']:.3g} | " + " | ".join(cells) + " |")
     return [*lines, ""]
 
 

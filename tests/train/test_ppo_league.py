@@ -98,20 +98,23 @@ def test_league_and_team_sizes_settings_are_checked(tmp_path):
         _tiny(tmp_path, tradition="argentino", team_sizes=(1, 4)).validate()
 
 
-@pytest.mark.parametrize("name, sizes", [("moteno", (1, 2, 3)), ("argentino", (1, 2))])
-def test_the_league_configs_are_valid_and_name_every_style(name, sizes):
-    """configs/ppo_<tradition>_league.toml: every setting checked; each collects its own cloning data
-    (bc_policy), so one command trains the shipped bot."""
+@pytest.mark.parametrize("config, name, sizes, others", [("ppo_moteno_league", "moteno", (1, 2, 3), ()),
+                                                          ("ppo_moteno_league_v3", "moteno", (1, 2, 3), ("ppo_3v3",)),
+                                                          ("ppo_argentino_league", "argentino", (1, 2), ())])
+def test_the_league_configs_are_valid_and_name_every_style(config, name, sizes, others):
+    """configs/ppo_<tradition>_league*.toml: every setting checked; each collects its own cloning data
+    (bc_policy), so one command trains the bot; the third Moteño version also meets the bot before it."""
     from agents.registry import STYLE_BOTS
 
-    path = Path(__file__).resolve().parents[2] / "configs" / f"ppo_{name}_league.toml"
+    path = Path(__file__).resolve().parents[2] / "configs" / f"{config}.toml"
     cfg = PPOConfig.from_toml(path)
     cfg.validate()
     assert cfg.bc_policy == "heuristic" and cfg.bc_dataset is None and cfg.anchor_coef > 0
     assert cfg.tradition == name and cfg.league and cfg.sizes == sizes and cfg.reward == "juego"
     assert cfg.pfsp_by_team_size and sum(cfg.tables_per_size) == cfg.num_envs
-    assert {"random", "heuristic", "heuristic_bluffer", *STYLE_BOTS} == set(cfg.bot_opponents)
+    assert {"random", "heuristic", "heuristic_bluffer", *STYLE_BOTS, *others} == set(cfg.bot_opponents)
     assert 0 < cfg.time_limit_minutes <= 180  # issue 17: at most 3 hours per tradition
+    assert cfg.run_dir == Path("runs") / config  # no two configs write the same run
 
 
 def test_results_kept_per_team_size_count_each_sizes_juegos_apart(tmp_path):
