@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from train.ppo.loop import PPOConfig, load_checkpoint, train
+from train.ppo.loop import PPOConfig, export_policy, load_checkpoint, train
 from train.ppo.pfsp import LeagueStats, LeagueTables, pfsp_probs
 
 
@@ -38,8 +38,10 @@ def test_league_stats_count_decay_and_skip_self_play():
     assert s.games.tolist() == [1.0, 2.0] and s.wins.tolist() == [1.0, 1.0]
     s.decay(0.5)
     assert s.games.tolist() == [0.5, 1.0]
-    with pytest.raises(ValueError, match="same bot_opponents"):
-        s.load_state({"wins": [0.0], "games": [0.0]})
+    with pytest.raises(ValueError, match="same bot_opponents"):  # more entries than the run has
+        s.load_state({"wins": [0.0] * 3, "games": [0.0] * 3})
+    s.load_state({"wins": [1.0], "games": [3.0]})  # fewer: the run's bots appended since start unmet
+    assert s.games.tolist() == [3.0, 0.0] and s.wins.tolist() == [1.0, 0.0]
 
 
 def test_a_table_keeps_its_opponent_until_its_juego_ends():
@@ -81,6 +83,33 @@ def test_a_league_run_over_two_team_sizes_meets_every_entry_and_resumes_exactly(
     import json
     rows = [json.loads(line) for line in (straight / "metrics.jsonl").read_text().splitlines()]
     assert {"league/random/win_rate", "league/heuristic/p", "league/snapshot/p"} <= set(rows[-1])
+
+
+def test_an_exploiter_joins_a_running_league_on_resume_and_nothing_else_may_change(tmp_path):
+    """Bots appended to bot_opponents on resume (an exploiter trained against the run's checkpoint)
+    become entries, unmet (the prior) at each team size; the entries already there keep their counts,
+    and a list that drops or reorders them is refused."""
+    kw = dict(league=True, team_sizes=(1, 2), p_latest=0.0, pfsp_by_team_size=True, pfsp_mix=1.0)
+    run_dir = tmp_path / "run"
+    train(_tiny(run_dir, total_decisions=16 * 16 * 2, bot_opponents=("random",), **kw))
+    before = load_checkpoint(run_dir / "checkpoint.pt")["league_stats"]
+    exploiter = tmp_path / "exploiter.pt"
+    export_policy(run_dir / "checkpoint.pt", exploiter)  # as an exploiter of the run would be shipped
+    for wrong in (("heuristic", "random"), ("heuristic",), ()):
+        with pytest.raises(ValueError, match="bot_opponents may only grow"):
+            train(_tiny(run_dir, resume=True, total_decisions=16 * 16 * 6, bot_opponents=wrong, **kw))
+    train(_tiny(run_dir, resume=True, total_decisions=16 * 16 * 6, bot_opponents=("random", str(exploiter)), **kw))
+    after = load_checkpoint(run_dir / "checkpoint.pt")
+    games = np.array(after["league_stats"]["games"]).reshape(2, 3)  # (sizes, entries: snapshot, random, exploiter)
+    assert len(before["games"]) == 4 and (games[:, 2] > 0).all()  # the exploiter was met at both sizes
+    import json
+    row = json.loads((run_dir / "metrics.jsonl").read_text().splitlines()[-1])
+    assert f"league/2v2/{str(exploiter).replace('/', '_')}/p" in row  # logged under its path, slashes replaced
+    stats = LeagueStats(2 * 3)
+    stats.load_state({"wins": [1.0, 2.0, 3.0, 4.0], "games": [2.0, 3.0, 4.0, 5.0]}, groups=2)
+    assert stats.games.tolist() == [2.0, 3.0, 0.0, 4.0, 5.0, 0.0]  # each size's row padded with an unmet entry
+    with pytest.raises(ValueError, match="entries"):
+        LeagueStats(2).load_state({"wins": [1.0, 2.0, 3.0, 4.0], "games": [2.0, 3.0, 4.0, 5.0]}, groups=2)
 
 
 def test_league_and_team_sizes_settings_are_checked(tmp_path):

@@ -192,7 +192,8 @@ class PPOConfig:
     p_latest: Annotated[float, Field(ge=0, le=1)] = 0.5
     """probability that a table's other team is the learner itself (the rest: snapshots and bots)"""
     bot_opponents: tuple[str, ...] = ()
-    """fixed bots (agents.registry names or checkpoint paths) that hold the other team at some tables"""
+    """fixed bots (agents.registry names or checkpoint paths) that hold the other team at some tables; a
+    resumed run may append more (an exploiter trained against the run's checkpoint joins its league)"""
     p_bot: Annotated[float, Field(ge=0, le=1)] = 0.0
     """probability that a table's other team is one of bot_opponents (not the learner, not a snapshot)"""
     league: bool = False
@@ -424,11 +425,15 @@ def load_checkpoint(path: Path, cfg: PPOConfig | None = None) -> dict:
         check_made_for(ckpt.get("settings") or ckpt["config"], cfg.tradition, f"{path}")
         # num_workers: the workers' own check names it (a run resumes with the workers that wrote it)
         keys = [f.name for f in dataclasses.fields(PPOConfig)
-                if f.name not in SAFE_TO_CHANGE_ON_RESUME and f.name != "num_workers"]
+                if f.name not in (*SAFE_TO_CHANGE_ON_RESUME, "num_workers", "bot_opponents")]
         stored = {**config.to_dict(PPOConfig()), **ckpt["config"]}  # a setting added since: its default
         config.check_same_settings(path, stored, cfg, keys, what="config",
                                    hint=f"a resumed run keeps its settings; these may change: "
-                                        f"{', '.join(SAFE_TO_CHANGE_ON_RESUME)}")
+                                        f"{', '.join(SAFE_TO_CHANGE_ON_RESUME)}, and bot_opponents may grow")
+        before = tuple(stored["bot_opponents"])
+        if tuple(cfg.bot_opponents[:len(before)]) != before:  # new entries (an exploiter of the run) join at the end
+            raise ValueError(f"{path}: bot_opponents may only grow on resume, new bots after the run's "
+                             f"{list(before)}; got {list(cfg.bot_opponents)}")
     return ckpt
 
 
@@ -515,7 +520,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         ret_stats = tuple(ckpt["ret_stats"])
         sampler.load_state(ckpt)  # the tables where they stood, the bots' generators (and the workers')
         if league is not None:
-            league.load_state(ckpt["league_stats"])
+            league.load_state(ckpt["league_stats"], groups)
     elif cfg.init_from is not None:
         init = load_checkpoint(cfg.init_from)
         model = init["model"]

@@ -17,7 +17,9 @@ as 50%).
 
 ``LeagueTables`` (one per ``Sampler``) holds each table's draw, the league's generator and each
 table's learner return in the juego so far; ``LeagueStats`` (the learner's) holds the counts.
-Both go in the checkpoint: a league run resumes exactly.
+Both go in the checkpoint: a league run resumes exactly. A resumed run may append bots to
+``bot_opponents`` (an exploiter, ``train.studies.exploiter``, trained against the run's policy as
+``truque train export`` writes it): they join the league unmet, at the prior, at every team size.
 """
 
 from __future__ import annotations
@@ -68,12 +70,15 @@ class LeagueStats:
     def state(self) -> dict:
         return {"wins": self.wins.tolist(), "games": self.games.tolist()}
 
-    def load_state(self, state: dict) -> None:
+    def load_state(self, state: dict, groups: int = 1) -> None:
+        """The checkpoint's counts; ``groups`` rows of entries (team sizes), each row perhaps shorter
+        than this run's: bots appended to ``bot_opponents`` on resume start unmet (the prior)."""
         wins, games = np.asarray(state["wins"], dtype=np.float64), np.asarray(state["games"], dtype=np.float64)
-        if wins.shape != self.wins.shape or games.shape != self.games.shape:
-            raise ValueError(f"checkpoint's league has {len(wins)} entries, this run {len(self.wins)}: "
-                             "resume with the same bot_opponents")
-        self.wins, self.games = wins, games
+        old, new = len(wins) // groups, len(self.wins) // groups
+        if wins.shape != games.shape or len(wins) % groups or old > new:
+            raise ValueError(f"checkpoint's league has {len(wins) // max(groups, 1)} entries, this run {new}: "
+                             "resume with the same bot_opponents, or more appended")
+        self.wins, self.games = (np.pad(a.reshape(groups, old), ((0, 0), (0, new - old))).ravel() for a in (wins, games))
 
 
 class LeagueTables:
