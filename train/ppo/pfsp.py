@@ -76,7 +76,7 @@ class LeagueStats:
         wins, games = np.asarray(state["wins"], dtype=np.float64), np.asarray(state["games"], dtype=np.float64)
         old, new = len(wins) // groups, len(self.wins) // groups
         if wins.shape != games.shape or len(wins) % groups or old > new:
-            raise ValueError(f"checkpoint's league has {len(wins) // max(groups, 1)} entries, this run {new}: "
+            raise ValueError(f"checkpoint's league has {old} entries, this run {new}: "
                              "resume with the same bot_opponents, or more appended")
         self.wins, self.games = (np.pad(a.reshape(groups, old), ((0, 0), (0, new - old))).ravel() for a in (wins, games))
 
