@@ -64,7 +64,7 @@ def test_a_table_keeps_its_opponent_until_its_juego_ends():
 
 def test_a_league_run_over_two_team_sizes_meets_every_entry_and_resumes_exactly(tmp_path, fixed_threads):
     kw = dict(league=True, team_sizes=(1, 2), bot_opponents=("random", "heuristic"), p_latest=0.25,
-              critic_knows_opponent=True)
+              critic_knows_opponent=True, bc_policy="random", bc_decisions=64, bc_epochs=1, anchor_coef=0.1)
     straight = tmp_path / "straight"
     run = train(_tiny(straight, **kw))
     assert run.update == 4
@@ -88,11 +88,15 @@ def test_a_league_run_over_two_team_sizes_meets_every_entry_and_resumes_exactly(
 def test_an_exploiter_joins_a_running_league_on_resume_and_nothing_else_may_change(tmp_path):
     """Bots appended to bot_opponents on resume (an exploiter trained against the run's checkpoint)
     become entries, unmet (the prior) at each team size; the entries already there keep their counts,
-    and a list that drops or reorders them is refused."""
-    kw = dict(league=True, team_sizes=(1, 2), p_latest=0.0, pfsp_by_team_size=True, pfsp_mix=1.0)
+    and a list that drops or reorders them is refused. The critic that knows its opponent (as the
+    shipped leagues' does) gains a row for the new entry, learned from zero; the rows it had stay."""
+    kw = dict(league=True, team_sizes=(1, 2), p_latest=0.0, pfsp_by_team_size=True, pfsp_mix=1.0,
+              critic_knows_opponent=True, bc_policy="random", bc_decisions=64, bc_epochs=1, anchor_coef=0.1)
     run_dir = tmp_path / "run"
     train(_tiny(run_dir, total_decisions=16 * 16 * 2, bot_opponents=("random",), **kw))
-    before = load_checkpoint(run_dir / "checkpoint.pt")["league_stats"]
+    first = load_checkpoint(run_dir / "checkpoint.pt")
+    before = first["league_stats"]
+    assert first["model"]["critic_opponent.weight"].shape == (3, 32)  # self, snapshot, random
     exploiter = tmp_path / "exploiter.pt"
     export_policy(run_dir / "checkpoint.pt", exploiter)  # as an exploiter of the run would be shipped
     for wrong in (("heuristic", "random"), ("heuristic",), ()):
@@ -102,6 +106,9 @@ def test_an_exploiter_joins_a_running_league_on_resume_and_nothing_else_may_chan
     after = load_checkpoint(run_dir / "checkpoint.pt")
     games = np.array(after["league_stats"]["games"]).reshape(2, 3)  # (sizes, entries: snapshot, random, exploiter)
     assert len(before["games"]) == 4 and (games[:, 2] > 0).all()  # the exploiter was met at both sizes
+    table = after["model"]["critic_opponent.weight"]
+    assert table.shape == (4, 32) and table[3].abs().sum() > 0  # its row, learned from zero
+    assert all(w["critic_opponent.weight"].shape == (4, 32) for w in (after["anchor"], *after["pool"]))
     import json
     row = json.loads((run_dir / "metrics.jsonl").read_text().splitlines()[-1])
     assert f"league/2v2/{str(exploiter).replace('/', '_')}/p" in row  # logged under its path, slashes replaced
@@ -144,6 +151,31 @@ def test_the_league_configs_are_valid_and_name_every_style(config, name, sizes, 
     assert {"random", "heuristic", "heuristic_bluffer", *STYLE_BOTS, *others} == set(cfg.bot_opponents)
     assert 0 < cfg.time_limit_minutes <= 180  # issue 17: at most 3 hours per tradition
     assert cfg.run_dir == Path("runs") / config  # no two configs write the same run
+
+
+def test_the_argentino_exploiter_config_resumes_the_shipped_league_with_its_exploiter_appended():
+    """configs/ppo_argentino_league_exploiters.toml resumes the shipped argentino league run (issue 17):
+    the resume check against the settings stored in the shipped bot passes, its only new entry is
+    the exploiter's actor, which plays argentino, and the budget stays within three hours."""
+    from agents.registry import load_policy
+
+    root = Path(__file__).resolve().parents[2]
+    cfg = PPOConfig.from_toml(root / "configs" / "ppo_argentino_league_exploiters.toml")
+    cfg.validate()
+    cfg.resume = True
+    shipped = PPOConfig.from_toml(root / "configs" / "ppo_argentino_league.toml").bot_opponents
+    load_checkpoint(root / "agents" / "checkpoints" / "ppo_argentino.pt", cfg)  # raises on any other change
+    exploiter = "agents/checkpoints/exploiter_ppo_argentino_1v1.pt"
+    assert cfg.bot_opponents == (*shipped, exploiter)
+    bot = load_policy(str(root / exploiter), tradition="argentino")
+    assert bot is not None
+    with pytest.raises(ValueError, match="argentino"):
+        load_policy(str(root / exploiter), tradition="moteno")
+    assert cfg.run_dir == Path("runs/ppo_argentino_league_exploiters")
+    import json
+    data_minutes = json.loads((root / "agents" / "checkpoints" / "ppo_argentino.bc.json").read_text())["seconds"] / 60
+    exploiter_minutes = 25.0  # its --minutes (configs/ppo_argentino_league_exploiters.toml, docs/league.md)
+    assert data_minutes + cfg.time_limit_minutes + exploiter_minutes <= 180
 
 
 def test_results_kept_per_team_size_count_each_sizes_juegos_apart(tmp_path):

@@ -449,6 +449,29 @@ def export_policy(checkpoint: Path, out: Path) -> None:
                                 "decisions": ckpt["decisions"], "seconds": ckpt.get("seconds", 0.0)})
 
 
+def _grow_critic_opponents(ckpt: dict, agent: Agent) -> None:
+    """Bots appended to ``bot_opponents`` on resume (``load_checkpoint`` allows only that) are new kinds
+    at the end of ``critic_opponent_kinds``: the critic's table of opponents gains their rows, zero
+    as a new table starts, and so do Adam's moments for it. The rows already learned stay. Applied
+    to every weight set the checkpoint holds: the learner, its anchor and its snapshots."""
+    key = "critic_opponent.weight"
+    if not agent.critic_opponents:
+        return
+    rows = agent.critic_opponents
+
+    def grow(t: torch.Tensor) -> torch.Tensor:
+        return t if t.shape[0] == rows else torch.cat([t, t.new_zeros(rows - t.shape[0], *t.shape[1:])])
+
+    for weights in (ckpt["model"], ckpt.get("anchor"), *ckpt["pool"]):
+        if weights is not None and key in weights:
+            weights[key] = grow(weights[key])
+    index = [name for name, _ in agent.named_parameters()].index(key)  # the optimizer's one group, in this order
+    moments = ckpt["optimizer"]["state"].get(index, {})
+    for name in ("exp_avg", "exp_avg_sq"):
+        if name in moments:
+            moments[name] = grow(moments[name])
+
+
 # ------------------------------------------------------------------------------------------
 # the run
 
@@ -512,6 +535,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         ckpt = load_checkpoint(ckpt_path, cfg)
         if ckpt.get("kind", "run") != "run":
             raise ValueError(f"{ckpt_path}: an exported policy (actor only); a run resumes from its own checkpoint")
+        _grow_critic_opponents(ckpt, agent)
         agent.load_state_dict(ckpt["model"])
         optimizer.load_state_dict(ckpt["optimizer"])
         run = RunState(ckpt["update"], ckpt["decisions"], list(ckpt["pool"]), float(ckpt.get("seconds", 0.0)))
