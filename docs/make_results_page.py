@@ -57,8 +57,12 @@ ANALYSIS_JUEGOS = 4000
 
 
 def label(name: str) -> str:
-    """A bot's name on the page: its registry name, or a checkpoint's file stem."""
-    return Path(name).stem if name.endswith((".pt", ".npz")) else name
+    """A bot's name on the page: its registry name, a checkpoint's file stem, or for a run's own
+    policy (``runs/<run>/policy.pt``, a bot measured but not shipped) the run's name."""
+    if not name.endswith((".pt", ".npz")):
+        return name
+    path = Path(name)
+    return f"{path.parent.name} (run, not shipped)" if path.stem in ("policy", "checkpoint") else path.stem
 
 
 def _rel(path: Path) -> str:
