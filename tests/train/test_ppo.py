@@ -221,6 +221,7 @@ def test_bad_datasets_are_clear_errors(tmp_path):
         load_dataset(tmp_path / "bad.npz")
     with pytest.raises(ValueError, match="does not exist"):
         _tiny(tmp_path, bc_dataset=tmp_path / "missing.npz").validate()
+    _tiny(tmp_path, bc_dataset=tmp_path / "missing.npz", resume=True).validate()  # a resume never reads it again
 
 
 def test_exported_policy_is_the_actor_alone_and_plays_the_same(tmp_path):

@@ -160,9 +160,8 @@ def test_the_argentino_exploiter_config_resumes_the_shipped_league_with_its_expl
     from agents.registry import load_policy
 
     root = Path(__file__).resolve().parents[2]
-    cfg = PPOConfig.from_toml(root / "configs" / "ppo_argentino_league_exploiters.toml")
-    cfg.validate()
-    cfg.resume = True
+    # resumed, as its command runs it: its cloning data (bc_dataset) is not read again, nor needed
+    cfg = PPOConfig.from_toml(root / "configs" / "ppo_argentino_league_exploiters.toml", resume=True)
     shipped = PPOConfig.from_toml(root / "configs" / "ppo_argentino_league.toml").bot_opponents
     load_checkpoint(root / "agents" / "checkpoints" / "ppo_argentino.pt", cfg)  # raises on any other change
     exploiter = "agents/checkpoints/exploiter_ppo_argentino_1v1.pt"

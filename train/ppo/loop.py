@@ -296,8 +296,8 @@ class PPOConfig:
         for name in (*self.eval_opponents, *self.bot_opponents) if self.eval_every else self.bot_opponents:
             load_policy(name, tradition=self.tradition)  # an unknown bot fails now, not after an hour of training
         for name in ("bc_dataset", "init_from"):
-            path = getattr(self, name)
-            if path is not None and not Path(path).exists():
+            path = getattr(self, name)  # a resumed run has its warm start in its checkpoint: never read again
+            if path is not None and not self.resume and not Path(path).exists():
                 raise ValueError(f"{name} {str(path)!r} does not exist")
         starts = [name for name in ("bc_dataset", "bc_policy", "init_from") if getattr(self, name) is not None]
         if len(starts) > 1:
