@@ -64,7 +64,7 @@ def test_a_table_keeps_its_opponent_until_its_juego_ends():
 
 def test_a_league_run_over_two_team_sizes_meets_every_entry_and_resumes_exactly(tmp_path, fixed_threads):
     kw = dict(league=True, team_sizes=(1, 2), bot_opponents=("random", "heuristic"), p_latest=0.25,
-              critic_knows_opponent=True, bc_policy="random", bc_decisions=64, bc_epochs=1, anchor_coef=0.1)
+              critic_knows_opponent=True)
     straight = tmp_path / "straight"
     run = train(_tiny(straight, **kw))
     assert run.update == 4
