@@ -652,6 +652,47 @@ def test_ppo_loss_adds_the_weighted_anchor_kl_except_in_the_value_warm_up():
     assert warm.item() == pytest.approx(0.0)
 
 
+def test_anchor_weight_decays_linearly_to_zero_at_anchor_decay_updates_and_stays_there():
+    from train.ppo.loop import anchor_weight
+
+    decayed = PPOConfig(anchor_coef=0.2, anchor_decay_updates=10)
+    assert [anchor_weight(decayed, u) for u in (0, 5, 9, 10, 11, 1000)] == pytest.approx([0.2, 0.1, 0.02, 0, 0, 0])
+    assert [anchor_weight(PPOConfig(anchor_coef=0.2), u) for u in (0, 10, 1000)] == [0.2, 0.2, 0.2]
+
+
+def test_ppo_loss_weighs_the_anchor_by_the_weight_it_is_given():
+    from train.ppo.loop import ppo_loss
+
+    cfg = PPOConfig(anchor_coef=0.3)
+    z = torch.zeros(4, dtype=torch.float64)
+    adv = torch.tensor([1.0, 1.0, -1.0, -1.0], dtype=torch.float64)
+    kl = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64)
+    plain, _ = ppo_loss(z, z, adv, z, z, z, cfg)
+    half, _ = ppo_loss(z, z, adv, z, z, z, cfg, anchor_kl=kl, anchor_coef=0.15)
+    off, _ = ppo_loss(z, z, adv, z, z, z, cfg, anchor_kl=kl, anchor_coef=0.0)
+    assert half.item() == pytest.approx(plain.item() + 0.15 * 0.25) and off.item() == pytest.approx(plain.item())
+
+
+def test_a_decaying_anchor_is_weighed_by_the_schedule_in_the_run_and_dropped_once_decayed(tmp_path):
+    from train.ppo.bc import collect, save_dataset
+
+    path = tmp_path / "bc.npz"
+    save_dataset(path, collect(_FirstLegal(), team_size=1, decisions=1000, num_envs=16, seed=0))
+    cfg = _tiny(tmp_path / "run", bc_dataset=path, bc_epochs=1, anchor_coef=2.0, anchor_decay_updates=4,
+                total_decisions=16 * 8 * 6)
+    train(cfg)
+    lines = [json.loads(line) for line in (cfg.run_dir / "metrics.jsonl").read_text().splitlines()]
+    logged = [line for line in lines if "charts/anchor_coef" in line]
+    assert [line["charts/anchor_coef"] for line in logged] == pytest.approx([2.0, 1.5, 1.0, 0.5, 0.0, 0.0])
+    # the KL term is computed while the anchor weighs, and skipped once it weighs nothing
+    assert ["loss/anchor_kl" in line for line in logged] == [True] * 4 + [False] * 2
+
+
+def test_a_decaying_anchor_needs_an_anchor(tmp_path):
+    with pytest.raises(ValueError, match="anchor_decay_updates decays the anchor"):
+        _tiny(tmp_path, anchor_decay_updates=100).validate()
+
+
 def _actor_kl_to(agent_state, clone, data, cfg) -> float:
     """Mean KL(clone || actor) over the dataset's decisions."""
     from train.ppo.loop import Agent, masked_kl

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import torch
 
+from train.config import to_dict
 from train.ppo.loop import PPOConfig, export_policy, load_checkpoint, train
 from train.ppo.pfsp import LeagueStats, LeagueTables, pfsp_probs
 
@@ -136,6 +137,7 @@ def test_league_and_team_sizes_settings_are_checked(tmp_path):
 
 @pytest.mark.parametrize("config, name, sizes, others", [("ppo_moteno_league", "moteno", (1, 2, 3), ()),
                                                           ("ppo_moteno_league_v3", "moteno", (1, 2, 3), ("ppo_3v3",)),
+                                                          ("ppo_moteno_league_v4", "moteno", (1, 2, 3), ("ppo_3v3",)),
                                                           ("ppo_argentino_league", "argentino", (1, 2), ())])
 def test_the_league_configs_are_valid_and_name_every_style(config, name, sizes, others):
     """configs/ppo_<tradition>_league*.toml: every setting checked; each collects its own cloning data
@@ -151,6 +153,17 @@ def test_the_league_configs_are_valid_and_name_every_style(config, name, sizes, 
     assert {"random", "heuristic", "heuristic_bluffer", *STYLE_BOTS, *others} == set(cfg.bot_opponents)
     assert 0 < cfg.time_limit_minutes <= 180  # issue 17: at most 3 hours per tradition
     assert cfg.run_dir == Path("runs") / config  # no two configs write the same run
+
+
+def test_the_fourth_moteno_league_config_is_the_third_with_only_its_anchor_decayed():
+    """configs/ppo_moteno_league_v4.toml tests one cause of the third run's plateau (issue 17): the
+    same run but for the anchor, which falls to 0 over the first 2,000 updates."""
+    configs = Path(__file__).resolve().parents[2] / "configs"
+    v3 = to_dict(PPOConfig.from_toml(configs / "ppo_moteno_league_v3.toml"))
+    v4 = to_dict(PPOConfig.from_toml(configs / "ppo_moteno_league_v4.toml"))
+    changed = {k: (v3[k], v4[k]) for k in v3 if v3[k] != v4[k]}
+    assert changed == {"anchor_decay_updates": (0, 2000),
+                       "run_dir": ("runs/ppo_moteno_league_v3", "runs/ppo_moteno_league_v4")}
 
 
 def test_the_argentino_exploiter_config_resumes_the_shipped_league_with_its_exploiter_appended():

@@ -164,6 +164,10 @@ class PPOConfig:
     started as (the clone of bc_dataset, or init_from's) wherever the rollouts' advantages do not pull it
     away (the KL-regularised search of piKL, Jacob et al. 2022; AlphaStar's KL to its supervised policy).
     0: off; above 0 it needs bc_dataset or init_from"""
+    anchor_decay_updates: Annotated[int, Field(ge=0)] = 0
+    """the anchor's weight falls linearly from anchor_coef at the first update to 0 at this update, and
+    stays 0 after it (the run then leaves its warm start as far as the advantages pull it: to beat a
+    bot by a wide margin is to stop playing like it); 0: anchor_coef throughout"""
     # warm start by behaviour cloning (train/ppo/bc.py)
 
     bc_dataset: Path | None = None
@@ -304,6 +308,8 @@ class PPOConfig:
             raise ValueError(f"give one warm start, not {' and '.join(starts)}")
         if self.anchor_coef > 0 and not starts:
             raise ValueError("anchor_coef > 0 keeps the actor near its warm start: give bc_dataset, bc_policy or init_from")
+        if self.anchor_decay_updates and not self.anchor_coef > 0:
+            raise ValueError("anchor_decay_updates decays the anchor: set anchor_coef > 0 too")
         if self.bc_policy is not None:
             for name in (self.bc_policy, *self.bc_opponents):
                 load_policy(name, tradition=self.tradition)  # an unknown bot fails now
@@ -385,14 +391,23 @@ def masked_kl(anchor_logits, logits, mask):
     return (anchor_logp.exp() * (anchor_logp - logp)).sum(-1)
 
 
-def ppo_loss(logp, old_logp, adv, entropy, value, ret, cfg: PPOConfig, critic_only: bool = False, anchor_kl=None):
+def anchor_weight(cfg: PPOConfig, update: int) -> float:
+    """The anchor's weight at ``update`` (0-based): ``anchor_coef``, or with ``anchor_decay_updates``
+    its linear decay to 0 at that update (by update count, so a run and its resumes agree)."""
+    if not cfg.anchor_decay_updates:
+        return cfg.anchor_coef
+    return cfg.anchor_coef * max(0.0, 1.0 - update / cfg.anchor_decay_updates)
+
+
+def ppo_loss(logp, old_logp, adv, entropy, value, ret, cfg: PPOConfig, critic_only: bool = False, anchor_kl=None,
+             anchor_coef: float | None = None):
     """The loss of one minibatch, to minimise, and its terms (detached, for the logs).
 
     The clipped surrogate of Schulman et al. (2017, eq. 7) on advantages normalised within the
     minibatch, minus ``ent_coef`` times the mean entropy, plus ``vf_coef`` times the squared
-    value error (halved), plus ``anchor_coef`` times the mean ``anchor_kl`` (``masked_kl`` of the
-    warm start's logits, when there is an anchor); ``critic_only`` (the value warm-up of a cloned
-    actor) keeps the value term alone.
+    value error (halved), plus ``anchor_coef`` (default ``cfg.anchor_coef``; the loop passes
+    ``anchor_weight``) times the mean ``anchor_kl`` (``masked_kl`` of the warm start's logits, when
+    there is an anchor); ``critic_only`` (the value warm-up of a cloned actor) keeps the value term alone.
     """
     logratio = logp - old_logp
     ratio = logratio.exp()
@@ -402,7 +417,7 @@ def ppo_loss(logp, old_logp, adv, entropy, value, ret, cfg: PPOConfig, critic_on
     ent = entropy.mean()
     loss = cfg.vf_coef * value_loss if critic_only else policy - cfg.ent_coef * ent + cfg.vf_coef * value_loss
     if anchor_kl is not None and not critic_only:
-        loss = loss + cfg.anchor_coef * anchor_kl.mean()
+        loss = loss + (cfg.anchor_coef if anchor_coef is None else anchor_coef) * anchor_kl.mean()
     with torch.no_grad():
         terms = {"policy": policy.detach(), "value": value_loss.detach(), "entropy": ent.detach(),
                  "approx_kl": ((ratio - 1) - logratio).mean(),
@@ -622,6 +637,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         # ---- PPO update ----------------------------------------------------------------
         mb_size = max(1, m // cfg.num_minibatches)
         warmup = run.update < cfg.value_warmup_updates  # a cloned actor waits for its critic
+        anchor_now = anchor_weight(cfg, run.update)
         stats = {}
         for _ in range(cfg.update_epochs):
             perm = torch.randperm(m, generator=gen).numpy()
@@ -633,12 +649,12 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                 logp, entropy = evaluate_actions(logits, mk, f_action[mb])
                 value = agent.value_csr(csr, _hands(cfg, ro.hidden[mb]), ro.kind[mb])
                 anchor_kl = None
-                if anchor is not None:
+                if anchor is not None and anchor_now > 0:  # a decayed anchor costs nothing
                     with torch.no_grad():
                         anchor_logits = anchor.logits_csr(csr, mk)
                     anchor_kl = masked_kl(anchor_logits, logits, mk)
                 loss, terms = ppo_loss(logp, f_logp[mb], f_adv[mb], entropy, value, f_ret[mb], cfg,
-                                       critic_only=warmup, anchor_kl=anchor_kl)
+                                       critic_only=warmup, anchor_kl=anchor_kl, anchor_coef=anchor_now)
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
@@ -656,6 +672,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         stats.update({"perf/decisions_per_second": sps, "perf/update_seconds": update_seconds,
                       "perf/rollout_seconds": rollout_seconds, "perf/trained_decisions": m,
                       "perf/trained_share": m / batch, "charts/learning_rate": lr,
+                      **({"charts/anchor_coef": anchor_now} if anchor is not None else {}),
                       "charts/return_mean": ret_stats[0], "charts/return_std": float(np.sqrt(ret_stats[1]))})
         if league is not None:  # each entry's recent win rate and its share of the draws
             names = [n.replace("/", "_") for n in entry_names(cfg.bot_opponents)]  # a checkpoint path as a bot
