@@ -3,9 +3,12 @@
 The package, along its seams: ``config.py`` (every threshold and weight), ``hands.py`` (every
 three-card hand with its valuations and honest seña, and the probabilities read from them),
 ``view.py`` (the observation read once per decision, by the names of ``observation.PARTS``),
-``reference.py`` (the decisions, in readable Python: the specification), ``kernels.py`` (the same
-decisions as numba kernels over a batch), ``policy.py`` (``HeuristicPolicy`` over the kernels),
-``simulation.py`` (the truque played out by numba).
+``reference.py`` (the decisions, in readable Python: the specification), the same decisions as
+numba kernels over a batch in four modules, each built on the ones before it (``reading.py``: the
+observation read into one row's array; ``odds.py``: what a hand is worth; ``answers.py``: the
+seña and the answers to a bet; ``kernels.py``: the calls, the card and the batch),
+``simulation.py`` (the truque played out by numba, for ``odds.py``) and ``policy.py``
+(``HeuristicPolicy`` over the kernels).
 
 It decides from the observation tensor (``truque_env.traditions.moteno.observation``) and the legal mask,
 never from the engine state, so it plays in every interface (vector env, PettingZoo, Gymnasium,

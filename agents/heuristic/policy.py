@@ -1,4 +1,5 @@
-"""The policy: ``HeuristicPolicy``, every decision of a batch made by the numba kernels of ``kernels.py``.
+"""The policy: ``HeuristicPolicy``, every decision of a batch made by the numba kernels of ``kernels.py``
+(built on ``reading.py``, ``odds.py`` and ``answers.py``).
 
 Part of the Moteño heuristic (``agents.heuristic``; the bot is described there). It decides
 exactly as ``reference.ReferenceHeuristic``, the readable twin, row for row and draw for draw.
@@ -12,12 +13,13 @@ import numpy as np
 
 from agents.heuristic import kernels as K
 from agents.heuristic.config import HeuristicConfig, seeded
+from agents.heuristic.reading import NUM_PARAMS
 
 
 def config_array(cfg: HeuristicConfig) -> np.ndarray:
-    """The config as the kernels read it (``kernels.P_*``: the dataclass's fields in order)."""
+    """The config as the kernels read it (``reading.P_*``: the dataclass's fields in order)."""
     values = [float(getattr(cfg, f.name)) for f in fields(cfg)]
-    assert len(values) == K.NUM_PARAMS
+    assert len(values) == NUM_PARAMS
     return np.array(values, dtype=np.float64)
 
 

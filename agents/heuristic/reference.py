@@ -1,7 +1,7 @@
 """The readable twin of the kernels: the decision per kind of word (bets, answers, flores, cards, señas), one row at a time in Python.
 
 Part of the Moteño heuristic (``agents.heuristic``; the bot is described there). The shipped
-bot, ``policy.HeuristicPolicy``, decides with ``kernels.py``; this class is the specification
+bot, ``policy.HeuristicPolicy``, decides with ``kernels.py`` (and the three kernel modules under it); this class is the specification
 those kernels follow decision for decision (the golden trace and the agreement tests check
 both), kept to read and to test against, not to play: the kernels decide 3 to 5 times as many rows
 per second on one core, 5 to 6 times with the decision keys on two (benchmarks/bench_heuristic.py)."""

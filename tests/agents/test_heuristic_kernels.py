@@ -1,4 +1,4 @@
-"""The heuristic's kernels (agents/heuristic/kernels.py) against their readable twin (reference.py).
+"""The heuristic's kernels (agents/heuristic/kernels.py and the modules it builds on) against their readable twin (reference.py).
 
 Two independent forms of one bot: ``HeuristicPolicy`` decides a batch in numba, ``ReferenceHeuristic``
 row by row in Python. In live duplicate matches (1, 2 and 3 contra 3, default and bold configs,
@@ -18,6 +18,7 @@ from agents.base import RandomPolicy
 from agents.heuristic import HeuristicConfig, HeuristicPolicy, ReferenceHeuristic
 from agents.heuristic import kernels as K
 from agents.heuristic import policy as P
+from agents.heuristic.odds import _pairwise_sum
 from train.eval.duplicate import play_match
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import observation as O
@@ -72,7 +73,7 @@ def test_pairwise_sum_is_numpys():
     for n in (1, 5, 7, 8, 9, 15, 16, 17, 62, 91, 128):
         for _ in range(50):
             a = rng.random(n) ** rng.integers(1, 40)
-            assert K._pairwise_sum(a, n) == a.sum()
+            assert _pairwise_sum(a, n) == a.sum()
 
 
 def _one_row():
