@@ -315,7 +315,7 @@ def build_page(paths: dict, out: Path) -> None:
             lines += _eval_section(evals[key], title)
     lines += ["## Learning curves", ""] + [f"![{f}](training/{f})" for f in figures if f != "bets_by_strength.png"] + [""]
     lines += ["## Señas", "",
-              "Measured by `train/studies/analysis.py` in self-play (definitions in its docstring and in each JSON): the mutual "
+              "Measured by `train/studies/analysis/` in self-play (definitions in its docstring and in each JSON): the mutual "
               "information between the seña made (or none) and the signaller's hand class, the causal influence of a "
               "teammate's seña on a player's action distribution, and the win rate of the full policy against itself "
               "with the señas channel cut (duplicate deals).", "",
@@ -326,7 +326,7 @@ def build_page(paths: dict, out: Path) -> None:
     if paths["p_intercept"].exists():
         lines += _p_intercept_section(json.loads(paths["p_intercept"].read_text())) + [""]
     lines += ["## Falsos", "",
-              "Bet rates by hand strength in self-play (`train/studies/analysis.py`, `bet_frequencies`); a weak pares hand has "
+              "Bet rates by hand strength in self-play (`train/studies/analysis/`, `bet_frequencies`); a weak pares hand has "
               "valor < 20, a weak truco hand no unplayed card as good as a tres and no baza won.", "",
               "![bets by strength](training/bets_by_strength.png)", ""] + _bets_table(analyses)
     lines += ["## Throughput", "", f"`python benchmarks/bench_train.py` ({bench['unit']}; "

@@ -1,4 +1,4 @@
-"""Señas and falsos measurements (train/studies/analysis.py): MI, causal influence, ablation, bets, plot, CLI."""
+"""Señas and falsos measurements (the package train/studies/analysis/): MI, causal influence, ablation, bets, plot, CLI."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ import pytest
 from agents.base import RandomPolicy
 from agents.heuristic import honest_sena
 from agents.registry import load_policy
-from train.eval.duplicate import MatchStats
+from train.eval.duplicate import MatchStats, _jsonable
+from train.eval.styles.moteno import NO_CARD
 from train.studies import analysis as AN
+from train.studies.analysis.influence import _variants
+from train.studies.analysis.selfplay import _self_play
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import observation as O
 
@@ -87,7 +90,7 @@ def test_heuristic_senas_carry_information(heuristic_records):
     assert mi["honesty"]["all"]["rate"] == 1.0  # the heuristic never lies with a seña
     assert set(mi["features"]) == {"hand_class", "pares_bin", *(f"honest:{n}" for n in A.SENA_NAMES)}
     assert sum(mi["symbol_counts"].values()) == mi["decisions"] == len(heuristic_records)
-    json.dumps(AN._jsonable(mi))
+    json.dumps(_jsonable(mi))
     assert AN.senas_mutual_information(heuristic_records, bootstrap=300, seed=0) == mi
 
 
@@ -131,7 +134,7 @@ def test_counterfactual_variants_edit_only_that_row():
     obs[0, O.O_SENAS + 2 * A.NUM_SENAS + 4] = 1  # partner 2 said "basto"
     obs[1, O.O_SENAS + 4 * A.NUM_SENAS + 9] = 1  # partner 4 said "flor"
     obs[1, O.O_SENAS + 1 * A.NUM_SENAS + 0] = 1  # an intercepted rival seña stays
-    var, actual = AN._variants(obs, np.array([2, 4]))
+    var, actual = _variants(obs, np.array([2, 4]))
     assert var.shape == (2, 12, O.OBS_SIZE) and list(actual) == [4, 9]
     for u, r in enumerate((2, 4)):
         rows = var[u, :, SENAS].reshape(12, 8, A.NUM_SENAS)
@@ -160,7 +163,7 @@ class Spy:
 
 
 def test_senas_ablated_cuts_the_channel():
-    steps = list(AN._self_play(RandomPolicy(0), team_size=3, manos=20, p_intercept=0.5, seed=0, num_envs=8))
+    steps = list(_self_play(RandomPolicy(0), team_size=3, manos=20, p_intercept=0.5, seed=0, num_envs=8))
     obs = np.concatenate([s.obs for s in steps])
     masks = np.concatenate([s.mask for s in steps])
     others = obs[:, SENAS].reshape(-1, 8, A.NUM_SENAS)[:, 1:].any(axis=(1, 2))
@@ -221,7 +224,7 @@ def test_bet_bins_agree_with_the_evaluator():
     """The same self-play through train.eval.duplicate's MatchStats (its Moteño style counts): bin 0 is its weak hand, the rest strong."""
     bets = AN.bet_frequencies(RandomPolicy(2), team_size=2, manos=150, seed=4, num_envs=16)
     stats = MatchStats(1, 16, weak_pares=20)
-    for st in AN._self_play(RandomPolicy(2), team_size=2, manos=150, p_intercept=0.1, seed=4, num_envs=16):
+    for st in _self_play(RandomPolicy(2), team_size=2, manos=150, p_intercept=0.1, seed=4, num_envs=16):
         n = 16
         full = {k: np.zeros((n, *getattr(st, k).shape[1:]), dtype=getattr(st, k).dtype)
                 for k in ("s0", "s1", "action", "seat", "mask")}
@@ -254,14 +257,14 @@ def test_heuristic_bets_pares_with_strong_hands(heuristic_bets):
     strong_rate = b.bets[0, 3:].sum() / b.chances[0, 3:].sum()  # valor de pares 30 and up
     assert strong_rate > weak_rate + 0.1
     assert d["truco"]["by_bin"][4]["bet"]["rate"] > d["truco"]["by_bin"][0]["bet"]["rate"]
-    json.dumps(AN._jsonable(d))
+    json.dumps(_jsonable(d))
 
 
 def test_strength_bins():
     assert AN.pares_bin(np.array([0, 7, 19, 20, 24, 25, 29, 30, 34, 35, 61])).tolist() == [0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
     from truque_env.cards import card_id
 
-    nc = AN.NO_CARD
+    nc = NO_CARD
     hands = np.array([[card_id(4, "O"), card_id(12, "C"), nc],  # a rey at best
                       [card_id(4, "O"), card_id(12, "C"), nc],
                       [card_id(3, "B"), card_id(2, "C"), nc],

@@ -1,2 +1,2 @@
-"""Studies: the falsos and señas analysis of a policy (``analysis.py``) and the p_intercept
+"""Studies: the falsos and señas analysis of a policy (the package ``analysis``) and the p_intercept
 experiment (``senas_experiment.py``)."""

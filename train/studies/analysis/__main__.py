@@ -1,0 +1,6 @@
+"""``python -m train.studies.analysis``: every measurement of one policy (``cli.py``)."""
+
+from train.studies.analysis.cli import main
+
+if __name__ == "__main__":
+    main()
