@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,7 @@ import torch
 
 from train.config import to_dict
 from train.ppo.loop import PPOConfig, export_policy, load_checkpoint, train
-from train.ppo.pfsp import LeagueStats, LeagueTables, pfsp_probs
+from train.ppo.pfsp import LeagueStats, LeagueTables, allowed_losses, pfsp_probs
 
 
 def _tiny(run_dir: Path, **kw) -> PPOConfig:
@@ -31,6 +32,44 @@ def test_pfsp_weights_favour_the_entries_the_learner_loses_to():
     mixed = pfsp_probs(np.array([9.0, 1.0]), np.array([10.0, 10.0]), power=2.0, mix=0.5)
     assert mixed.min() >= 0.25  # the mix keeps every entry in play
     assert np.allclose(pfsp_probs(np.zeros(4), np.zeros(4), 2.0, 0.2), 0.25)  # nothing met yet: even
+
+
+def test_pfsp_with_targets_weighs_each_loss_rate_against_the_one_its_target_allows():
+    """Nothing met yet (w = 1/2 everywhere): weights (0.5 / allowed) ** 2 = 0.25, 4 and 1."""
+    allowed = allowed_losses({"random": 0.75, "heuristic": 0.5}, ("snapshot", "random", "heuristic"))
+    assert allowed.tolist() == [1.0, 0.25, 0.5]
+    p = pfsp_probs(np.zeros(3), np.zeros(3), power=2.0, mix=0.0, allowed_loss=allowed)
+    assert np.allclose(p, np.array([0.25, 4.0, 1.0]) / 5.25)
+    # the issue's case: 7% lost to random (target 97%) outweighs 45% lost to the heuristic (target 60%)
+    wins, games = np.array([91.0, 53.0]), np.array([98.0, 98.0])  # w = 0.92 and 0.54 with the prior
+    plain = pfsp_probs(wins, games, 2.0, 0.0)
+    aimed = pfsp_probs(wins, games, 2.0, 0.0, allowed_losses({"random": 0.97, "heuristic": 0.6}, ("random", "heuristic")))
+    assert plain[1] > 0.9 and aimed[0] > 0.7
+    assert np.allclose(pfsp_probs(wins, games, 2.0, 0.1, np.ones(2)), pfsp_probs(wins, games, 2.0, 0.1))
+
+
+def test_a_league_with_a_target_meets_that_entry_most(tmp_path):
+    """pfsp_targets reaches the draws: random with a target of 99.9% (an allowed loss of 0.1%) takes
+    nearly every juego of a league run whose plain PFSP (pfsp_mix 0) would share them out."""
+    kw = dict(league=True, bot_opponents=("random", "heuristic"), p_latest=0.0, pfsp_mix=0.0,
+              total_decisions=16 * 16 * 3)
+    aimed, plain = _tiny(tmp_path / "aimed", pfsp_targets={"random": 0.999}, **kw), _tiny(tmp_path / "plain", **kw)
+    for cfg in (aimed, plain):
+        train(cfg)
+    last = [json.loads((c.run_dir / "metrics.jsonl").read_text().splitlines()[-1]) for c in (aimed, plain)]
+    assert last[0]["league/random/p"] > 0.99 and last[1]["league/random/p"] < 0.9
+    assert load_checkpoint(aimed.run_dir / "checkpoint.pt")["config"]["pfsp_targets"] == {"random": 0.999}
+    with pytest.raises(ValueError, match="pfsp_targets"):  # a resume keeps its targets
+        train(_tiny(aimed.run_dir, resume=True, pfsp_targets={"random": 0.9}, **kw))
+
+
+def test_pfsp_targets_are_checked(tmp_path):
+    with pytest.raises(ValueError, match="not league entries"):
+        _tiny(tmp_path, league=True, bot_opponents=("random",), pfsp_targets={"heuristic": 0.6}).validate()
+    with pytest.raises(ValueError, match="set league = true"):
+        _tiny(tmp_path, pfsp_targets={"snapshot": 0.5}).validate()
+    with pytest.raises(ValueError, match="pfsp_targets"):  # a target of 1 allows no loss at all
+        _tiny(tmp_path, league=True, bot_opponents=("random",), pfsp_targets={"random": 1.0}).validate()
 
 
 def test_league_stats_count_decay_and_skip_self_play():
@@ -81,7 +120,6 @@ def test_a_league_run_over_two_team_sizes_meets_every_entry_and_resumes_exactly(
     a, b = load_checkpoint(straight / "checkpoint.pt"), load_checkpoint(split / "checkpoint.pt")
     assert all(torch.equal(a["model"][k], b["model"][k]) for k in a["model"])
     assert a["league_stats"] == b["league_stats"]
-    import json
     rows = [json.loads(line) for line in (straight / "metrics.jsonl").read_text().splitlines()]
     assert {"league/random/win_rate", "league/heuristic/p", "league/snapshot/p"} <= set(rows[-1])
 
@@ -110,7 +148,6 @@ def test_an_exploiter_joins_a_running_league_on_resume_and_nothing_else_may_chan
     table = after["model"]["critic_opponent.weight"]
     assert table.shape == (4, 32) and table[3].abs().sum() > 0  # its row, learned from zero
     assert all(w["critic_opponent.weight"].shape == (4, 32) for w in (after["anchor"], *after["pool"]))
-    import json
     row = json.loads((run_dir / "metrics.jsonl").read_text().splitlines()[-1])
     assert f"league/2v2/{str(exploiter).replace('/', '_')}/p" in row  # logged under its path, slashes replaced
     stats = LeagueStats(2 * 3)
@@ -138,7 +175,8 @@ def test_league_and_team_sizes_settings_are_checked(tmp_path):
 @pytest.mark.parametrize("config, name, sizes, others", [("ppo_moteno_league", "moteno", (1, 2, 3), ()),
                                                           ("ppo_moteno_league_v3", "moteno", (1, 2, 3), ("ppo_3v3",)),
                                                           ("ppo_moteno_league_v4", "moteno", (1, 2, 3), ("ppo_3v3",)),
-                                                          ("ppo_argentino_league", "argentino", (1, 2), ())])
+                                                          ("ppo_argentino_league", "argentino", (1, 2), ()),
+                                                          ("ppo_argentino_league_v2", "argentino", (1, 2), ())])
 def test_the_league_configs_are_valid_and_name_every_style(config, name, sizes, others):
     """configs/ppo_<tradition>_league*.toml: every setting checked; each collects its own cloning data
     (bc_policy), so one command trains the bot; the third Moteño version also meets the bot before it."""
@@ -166,6 +204,22 @@ def test_the_fourth_moteno_league_config_is_the_third_with_only_its_anchor_decay
                        "run_dir": ("runs/ppo_moteno_league_v3", "runs/ppo_moteno_league_v4")}
 
 
+def test_the_second_argentino_league_config_is_the_first_aimed_at_the_issues_targets():
+    """configs/ppo_argentino_league_v2.toml (issue 17): the shipped argentino league run with PFSP
+    aimed at the targets (97% against random, 60% against the heuristic with room for its lower
+    bound, 80% against each style bot, with room), and the budget it may use."""
+    from agents.registry import STYLE_BOTS
+
+    configs = Path(__file__).resolve().parents[2] / "configs"
+    v1 = to_dict(PPOConfig.from_toml(configs / "ppo_argentino_league.toml"))
+    v2 = to_dict(PPOConfig.from_toml(configs / "ppo_argentino_league_v2.toml"))
+    changed = {k for k in v1 if v1[k] != v2[k]}
+    assert changed == {"pfsp_targets", "time_limit_minutes", "run_dir"}
+    targets = v2["pfsp_targets"]
+    assert targets["random"] == 0.97 and 0.6 < targets["heuristic"] < 0.65 and targets["snapshot"] == 0.5
+    assert all(0.8 < targets[name] < 0.85 for name in ("heuristic_bluffer", *STYLE_BOTS))
+
+
 def test_the_argentino_exploiter_config_resumes_the_shipped_league_with_its_exploiter_appended():
     """configs/ppo_argentino_league_exploiters.toml resumes the shipped argentino league run (issue 17):
     the resume check against the settings stored in the shipped bot passes, its only new entry is
@@ -184,7 +238,6 @@ def test_the_argentino_exploiter_config_resumes_the_shipped_league_with_its_expl
     with pytest.raises(ValueError, match="argentino"):
         load_policy(str(root / exploiter), tradition="moteno")
     assert cfg.run_dir == Path("runs/ppo_argentino_league_exploiters")
-    import json
     data_minutes = json.loads((root / "agents" / "checkpoints" / "ppo_argentino.bc.json").read_text())["seconds"] / 60
     exploiter_minutes = 25.0  # its --minutes (configs/ppo_argentino_league_exploiters.toml, docs/league.md)
     assert data_minutes + cfg.time_limit_minutes + exploiter_minutes <= 180
@@ -196,7 +249,6 @@ def test_results_kept_per_team_size_count_each_sizes_juegos_apart(tmp_path):
     ckpt = load_checkpoint(tmp_path / "checkpoint.pt")
     games = np.array(ckpt["league_stats"]["games"]).reshape(2, 2)  # (sizes, entries: snapshot, random)
     assert (games.sum(axis=1) > 0).all()  # both sizes finished juegos, each counted in its own row
-    import json
     row = json.loads((tmp_path / "metrics.jsonl").read_text().splitlines()[-1])
     assert {"league/1v1/random/p", "league/2v2/snapshot/win_rate"} <= set(row)
     with pytest.raises(ValueError, match="pfsp_by_team_size needs"):

@@ -63,7 +63,7 @@ from torch import nn
 from agents.ppo_checkpoint import CHECKPOINT_VERSION, FORMAT, read_checkpoint
 from agents.ppo_network import Agent, evaluate_actions, sample  # noqa: F401 (sample: the public API)
 from train import config
-from train.ppo.pfsp import LeagueStats, entry_names, pfsp_probs
+from train.ppo.pfsp import LeagueStats, allowed_losses, entry_names, pfsp_probs
 from train.ppo.rollout import (  # noqa: F401
     MixedSizes,
     Rollout,
@@ -206,6 +206,11 @@ class PPOConfig:
     results against each; p_latest is then the share of self-play juegos, p_bot unused"""
     pfsp_power: Annotated[float, Field(ge=0)] = 2.0
     """the weight of an entry the learner wins a share w of juegos against: (1 - w) ** pfsp_power"""
+    pfsp_targets: dict[str, Annotated[float, Field(ge=0, lt=1)]] = field(default_factory=dict)
+    """win rates the learner should reach against league entries ("snapshot" or a bot of
+    bot_opponents; in TOML an inline table: {random = 0.97, heuristic = 0.6}): an entry's weight is
+    then its loss rate over the one its target allows, ((1 - w) / (1 - target)) ** pfsp_power, so the
+    league meets most the entries furthest from their targets; an entry not named: (1 - w) ** pfsp_power"""
     pfsp_mix: Annotated[float, Field(ge=0, le=1)] = 0.2
     """the share of league draws spread evenly over the entries (none is ever dropped)"""
     pfsp_decay: Annotated[float, Field(gt=0, le=1)] = 0.98
@@ -287,6 +292,13 @@ class PPOConfig:
                 raise ValueError("league = true draws the opponents by their results: leave p_bot at 0")
             if self.distributed:
                 raise ValueError("league = true runs in one process: num_workers = 1")
+        if self.pfsp_targets:
+            if not self.league:
+                raise ValueError("pfsp_targets weighs the league's draws: set league = true")
+            unknown = sorted(set(self.pfsp_targets) - set(entry_names(self.bot_opponents)))
+            if unknown:
+                raise ValueError(f"pfsp_targets names {unknown}, not league entries: "
+                                 f"{list(dict.fromkeys(entry_names(self.bot_opponents)))}")
         if self.team_size_tables and not self.team_sizes:
             raise ValueError("team_size_tables splits the tables among team_sizes: give team_sizes too")
         if self.pfsp_by_team_size and not (self.league and len(self.sizes) > 1):
@@ -544,6 +556,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
     ret_stats = (0.0, 1.0)  # running mean and variance of the returns (value normalisation)
     entries = len(entry_names(cfg.bot_opponents))
     groups = len(cfg.sizes) if cfg.pfsp_by_team_size else 1  # results kept per team size, or for all
+    allowed = allowed_losses(cfg.pfsp_targets, entry_names(cfg.bot_opponents)) if cfg.pfsp_targets else None
     league = LeagueStats(groups * entries) if cfg.league else None
 
     if cfg.resume:
@@ -607,7 +620,8 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         probs = None
         if league is not None:  # (entries,), or (sizes, entries) with pfsp_by_team_size
             probs = np.stack([pfsp_probs(league.wins[g * entries:(g + 1) * entries],
-                                         league.games[g * entries:(g + 1) * entries], cfg.pfsp_power, cfg.pfsp_mix)
+                                         league.games[g * entries:(g + 1) * entries], cfg.pfsp_power, cfg.pfsp_mix,
+                                         allowed)
                               for g in range(groups)])
             probs = probs[0] if groups == 1 else probs
         tables = draw_tables(cfg, run.update, np_rng) if league is None else None

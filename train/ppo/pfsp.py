@@ -11,7 +11,13 @@ otherwise its entry is drawn with
 
 ``w`` the learner's recent win rate against the entry (AlphaStar's "hard" weighting, Vinyals et
 al. 2019): the opponents it loses to are met most, and the ``pfsp_mix`` share keeps every entry
-in play, so a weakness it had fixed cannot come back unseen. The win rates are counts decayed
+in play, so a weakness it had fixed cannot come back unseen. With targets (``pfsp_targets``: a
+win rate the learner should reach against an entry) the loss rate is measured against the loss
+rate the target allows, f(w) = ((1 - w) / (1 - target)) ** pfsp_power: losing 7% of juegos to
+``random`` with a target of 97% weighs more than losing 45% to the heuristic with a target of
+60%, although plain PFSP would draw the heuristic 40 times as often. One policy meets every
+opponent without knowing which it plays, so a gain against one may cost against another; the
+targets say which shortfall matters. The win rates are counts decayed
 by ``pfsp_decay`` per update, with one win and one loss as the prior (an entry never met counts
 as 50%).
 
@@ -38,10 +44,19 @@ def win_rates(wins: np.ndarray, games: np.ndarray) -> np.ndarray:
     return (wins + 1.0) / (games + 2.0)
 
 
-def pfsp_probs(wins: np.ndarray, games: np.ndarray, power: float, mix: float) -> np.ndarray:
-    """The draw probability of each entry from its (decayed) wins and games."""
+def allowed_losses(targets: dict[str, float], names) -> np.ndarray:
+    """Per entry (``entry_names``' order), the share of juegos its target allows the learner to
+    lose: 1 - target, and 1 for an entry without a target."""
+    return np.array([1.0 - targets.get(name, 0.0) for name in names])
+
+
+def pfsp_probs(wins: np.ndarray, games: np.ndarray, power: float, mix: float,
+               allowed_loss: np.ndarray | None = None) -> np.ndarray:
+    """The draw probability of each entry from its (decayed) wins and games; with ``allowed_loss``
+    (``allowed_losses``), each entry's loss rate over the one its target allows."""
     w = win_rates(wins, games)
-    f = (1.0 - w) ** power
+    loss = 1.0 - w if allowed_loss is None else (1.0 - w) / allowed_loss
+    f = loss ** power
     total = f.sum()
     hard = f / total if total > 0 else np.full(len(f), 1.0 / len(f))
     return (1.0 - mix) * hard + mix / len(f)
