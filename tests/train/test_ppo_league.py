@@ -175,6 +175,7 @@ def test_league_and_team_sizes_settings_are_checked(tmp_path):
 @pytest.mark.parametrize("config, name, sizes, others", [("ppo_moteno_league", "moteno", (1, 2, 3), ()),
                                                           ("ppo_moteno_league_v3", "moteno", (1, 2, 3), ("ppo_3v3",)),
                                                           ("ppo_moteno_league_v4", "moteno", (1, 2, 3), ("ppo_3v3",)),
+                                                          ("ppo_moteno_league_v5", "moteno", (1, 2, 3), ("ppo_3v3",)),
                                                           ("ppo_argentino_league", "argentino", (1, 2), ()),
                                                           ("ppo_argentino_league_v2", "argentino", (1, 2), ())])
 def test_the_league_configs_are_valid_and_name_every_style(config, name, sizes, others):
@@ -218,6 +219,17 @@ def test_the_second_argentino_league_config_is_the_first_aimed_at_the_issues_tar
     targets = v2["pfsp_targets"]
     assert targets["random"] == 0.97 and 0.6 < targets["heuristic"] < 0.65 and targets["snapshot"] == 0.5
     assert all(0.8 < targets[name] < 0.85 for name in ("heuristic_bluffer", *STYLE_BOTS))
+
+
+def test_the_fifth_moteno_league_config_is_the_fourth_aimed_at_the_issues_targets():
+    """configs/ppo_moteno_league_v5.toml (issue 17): the fourth run (its anchor decayed) with PFSP
+    aimed at the targets, random's 97% first among them."""
+    configs = Path(__file__).resolve().parents[2] / "configs"
+    v4 = to_dict(PPOConfig.from_toml(configs / "ppo_moteno_league_v4.toml"))
+    v5 = to_dict(PPOConfig.from_toml(configs / "ppo_moteno_league_v5.toml"))
+    assert {k for k in v4 if v4[k] != v5[k]} == {"pfsp_targets", "run_dir"}
+    assert v5["anchor_decay_updates"] > 0 and v5["pfsp_targets"]["random"] == 0.97
+    assert set(v5["pfsp_targets"]) == {"snapshot", *v5["bot_opponents"]}  # every entry has a target
 
 
 def test_the_argentino_exploiter_config_resumes_the_shipped_league_with_its_exploiter_appended():
