@@ -23,14 +23,6 @@ from agents.heuristic.odds import (
 from agents.heuristic.reading import (
     _CARD_RANK,
     _SENA_CARDS,
-    ANS_NO,
-    ANS_NONE,
-    ANS_QUIERO,
-    ANS_RAISE,
-    EX_FALTA,
-    EX_FLORES,
-    EX_PARES,
-    EX_TRUCO,
     P_ACCEPT_MARGIN,
     P_DEFER,
     P_FLOR_FALTA,
@@ -68,6 +60,16 @@ from agents.heuristic.reading import (
     V_THEIRS,
     V_TRUCO_LEVEL,
     V_TRUCO_RAISER,
+)
+from agents.heuristic.view import (
+    ANS_NO,
+    ANS_NONE,
+    ANS_QUIERO,
+    ANS_RAISE,
+    EX_FALTA,
+    EX_FLORES,
+    EX_PARES,
+    EX_TRUCO,
 )
 from truque_env.engine.rng import mix64
 from truque_env.traditions.moteno import actions as A

@@ -32,7 +32,6 @@ from agents.heuristic.odds import (
     truco_prob,
 )
 from agents.heuristic.reading import (
-    EX_NONE,
     INTERNAL_ERROR,
     P_BLIND_ENVITE,
     P_BLIND_ENVITE_PARES,
@@ -82,6 +81,7 @@ from agents.heuristic.reading import (
     V_UNSEEN_BITS,
     _read,
 )
+from agents.heuristic.view import EX_NONE
 from truque_env.cards import NUM_CARDS
 from truque_env.engine.rng import mix64
 from truque_env.traditions.moteno import actions as A

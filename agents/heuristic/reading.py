@@ -73,10 +73,8 @@ _SENAS = O.O_SENAS
 _SENAS_LEFT = O.O_SENAS_LEFT
 _NUM_SENAS = A.NUM_SENAS
 
-# phases (view.PH_NAMES), exchange kinds and standing answers (view.EX_*, view.ANS_*)
+# phases (view.PH_NAMES; the exchange kinds and standing answers are view.EX_*, view.ANS_*)
 PH_BLIND, PH_CLOSE, PH_CANTE, PH_PLAY, PH_FLOR_ROUND, PH_FLOR_ENVITE, PH_ANSWER, PH_DONE, PH_RESERVADA = range(9)
-EX_NONE, EX_PARES, EX_TRUCO, EX_FLORES, EX_FALTA = range(5)
-ANS_NONE, ANS_LUEGO, ANS_NO, ANS_QUIERO, ANS_RAISE = range(5)
 RES_W, RES_L, RES_P = 0, 1, 2
 
 _SENA_CARDS = np.array(SENA_CARDS, dtype=np.int64)
