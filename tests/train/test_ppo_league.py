@@ -194,13 +194,18 @@ def test_the_league_configs_are_valid_and_name_every_style(config, name, sizes, 
     assert cfg.run_dir == Path("runs") / config  # no two configs write the same run
 
 
+def _config_and_changes(parent: str, child: str) -> tuple[dict, dict]:
+    """configs/<child>.toml's settings, and each setting it changes from configs/<parent>.toml:
+    name -> (parent's value, child's)."""
+    configs = Path(__file__).resolve().parents[2] / "configs"
+    a, b = (to_dict(PPOConfig.from_toml(configs / f"{name}.toml")) for name in (parent, child))
+    return b, {k: (a[k], b[k]) for k in a if a[k] != b[k]}
+
+
 def test_the_fourth_moteno_league_config_is_the_third_with_only_its_anchor_decayed():
     """configs/ppo_moteno_league_v4.toml tests one cause of the third run's plateau (issue 17): the
     same run but for the anchor, which falls to 0 over the first 2,000 updates."""
-    configs = Path(__file__).resolve().parents[2] / "configs"
-    v3 = to_dict(PPOConfig.from_toml(configs / "ppo_moteno_league_v3.toml"))
-    v4 = to_dict(PPOConfig.from_toml(configs / "ppo_moteno_league_v4.toml"))
-    changed = {k: (v3[k], v4[k]) for k in v3 if v3[k] != v4[k]}
+    _, changed = _config_and_changes("ppo_moteno_league_v3", "ppo_moteno_league_v4")
     assert changed == {"anchor_decay_updates": (0, 2000),
                        "run_dir": ("runs/ppo_moteno_league_v3", "runs/ppo_moteno_league_v4")}
 
@@ -211,11 +216,8 @@ def test_the_second_argentino_league_config_is_the_first_aimed_at_the_issues_tar
     bound, 80% against each style bot, with room), and the budget it may use."""
     from agents.registry import STYLE_BOTS
 
-    configs = Path(__file__).resolve().parents[2] / "configs"
-    v1 = to_dict(PPOConfig.from_toml(configs / "ppo_argentino_league.toml"))
-    v2 = to_dict(PPOConfig.from_toml(configs / "ppo_argentino_league_v2.toml"))
-    changed = {k for k in v1 if v1[k] != v2[k]}
-    assert changed == {"pfsp_targets", "time_limit_minutes", "run_dir"}
+    v2, changed = _config_and_changes("ppo_argentino_league", "ppo_argentino_league_v2")
+    assert set(changed) == {"pfsp_targets", "time_limit_minutes", "run_dir"}
     targets = v2["pfsp_targets"]
     assert targets["random"] == 0.97 and 0.6 < targets["heuristic"] < 0.65 and targets["snapshot"] == 0.5
     assert all(0.8 < targets[name] < 0.85 for name in ("heuristic_bluffer", *STYLE_BOTS))
@@ -224,10 +226,8 @@ def test_the_second_argentino_league_config_is_the_first_aimed_at_the_issues_tar
 def test_the_fifth_moteno_league_config_is_the_fourth_aimed_at_the_issues_targets():
     """configs/ppo_moteno_league_v5.toml (issue 17): the fourth run (its anchor decayed) with PFSP
     aimed at the targets, random's 97% first among them."""
-    configs = Path(__file__).resolve().parents[2] / "configs"
-    v4 = to_dict(PPOConfig.from_toml(configs / "ppo_moteno_league_v4.toml"))
-    v5 = to_dict(PPOConfig.from_toml(configs / "ppo_moteno_league_v5.toml"))
-    assert {k for k in v4 if v4[k] != v5[k]} == {"pfsp_targets", "run_dir"}
+    v5, changed = _config_and_changes("ppo_moteno_league_v4", "ppo_moteno_league_v5")
+    assert set(changed) == {"pfsp_targets", "run_dir"}
     assert v5["anchor_decay_updates"] > 0 and v5["pfsp_targets"]["random"] == 0.97
     assert set(v5["pfsp_targets"]) == {"snapshot", *v5["bot_opponents"]}  # every entry has a target
 
