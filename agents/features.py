@@ -17,6 +17,11 @@ follows: what the rules make of my cards, computed here so the network need not 
 and 9 from 40 one-hot cards (``DERIVED`` below). It reads only the observation, so a dataset of
 observations serves either network.
 
+With ``juego_record`` (a network's setting too) the juego's public record follows, last: the
+observation's ``juego_record`` slice (manos of the juego, each team's raises, acceptances,
+refusals and leaves: ``truque_env.engine.record``) scaled by 1/16. Without it the features are
+the ones of the networks trained before the record existed, which therefore load unchanged.
+
 Rows come out in CSR form for ``agents.sparse_linear``. (The centralised critic reads the hidden
 hands, ``observe_hidden``, through a layer of its own: ``train.ppo.loop.Agent``.)
 """
@@ -80,8 +85,8 @@ O_PLAYED_IN = O.SLICES["played_in"][0]
 O_BAZA = O.SLICES["baza"][0]
 
 
-def num_features(hand_features: bool, tradition: str = "moteno") -> int:
-    return layout_for(tradition).width(hand_features)
+def num_features(hand_features: bool, tradition: str = "moteno", juego_record: bool = False) -> int:
+    return layout_for(tradition).width(hand_features, juego_record)
 
 
 def _scales() -> np.ndarray:
@@ -313,10 +318,10 @@ SUMMARY_NONE, SUMMARY_MOTENO, SUMMARY_ARGENTINO = -1, 0, 1
 
 
 @njit(cache=True, parallel=True)
-def _count(obs, history_start, history_len, summary, summary_n, counts, kind, base):
+def _count(obs, history_start, history_len, summary, summary_n, counts, kind, base, record_start, record_len):
     """Nonzeros per row; with the hand summary (``summary`` has a row per observation) also
     computes it (``kind``: SUMMARY_MOTENO or SUMMARY_ARGENTINO, from column ``base``), once, into
-    ``summary`` / ``summary_n`` for ``_fill`` to copy."""
+    ``summary`` / ``summary_n`` for ``_fill`` to copy. ``record_len`` 0: no juego record."""
     n = obs.shape[0]
     hand_features = summary.shape[0] == n
     for i in prange(n):
@@ -333,11 +338,15 @@ def _count(obs, history_start, history_len, summary, summary_n, counts, kind, ba
         for e in range(history_len):
             if obs[i, history_start + 2 * e + 1] != 0:
                 c += 2
+        for j in range(record_len):
+            if obs[i, record_start + j] != 0:
+                c += 1
         counts[i] = c
 
 
 @njit(cache=True, parallel=True)
-def _fill(obs, history_start, history_len, entry_width, scale, summary, summary_n, indptr, cols, vals):
+def _fill(obs, history_start, history_len, entry_width, scale, summary, summary_n, indptr, cols, vals,
+          record_start, record_len, record_base, record_scale):
     n = obs.shape[0]
     hand_features = summary.shape[0] == n
     for i in prange(n):
@@ -362,13 +371,20 @@ def _fill(obs, history_start, history_len, entry_width, scale, summary, summary_
                 cols[k + 1] = base + H.MAX_PLAYERS + action - 1
                 vals[k + 1] = 1.0
                 k += 2
+        for j in range(record_len):
+            v = obs[i, record_start + j]
+            if v != 0:
+                cols[k] = record_base + j
+                vals[k] = v * record_scale
+                k += 1
 
 
 # -- every tradition: the same encoding of its observation -------------------------------------
 @dataclass(frozen=True)
 class Layout:
     """The features of one tradition's observation: its raw entries before ``history`` scaled by
-    ``scale``, its history one-hot; the hand summary where the tradition has one (Moteño)."""
+    ``scale``, its history one-hot; the hand summary where the tradition has one (Moteño and
+    argentino); the juego's record where its observation has one."""
 
     tradition: str
     obs_size: int
@@ -381,16 +397,22 @@ class Layout:
     """SUMMARY_MOTENO, SUMMARY_ARGENTINO, or SUMMARY_NONE (a tradition without a hand summary)"""
     summary_width: int
     max_derived: int
+    record_start: int
+    """the observation's juego_record slice (after the history), -1 where the tradition has none"""
+    record_len: int
 
     @property
     def hand_summary(self) -> bool:
         return self.summary_kind != SUMMARY_NONE
 
-    def width(self, hand_features: bool) -> int:
+    def width(self, hand_features: bool, juego_record: bool = False) -> int:
         if hand_features and not self.hand_summary:
             raise ValueError(f"the hand summary (hand_features) is written for the valuations of Truque Moteño and "
                              f"truco argentino; {self.tradition} has none")
-        return self.num_features + self.summary_width if hand_features else self.num_features
+        if juego_record and self.record_start < 0:
+            raise ValueError(f"{self.tradition}'s observation has no juego_record slice (juego_record)")
+        return (self.num_features + (self.summary_width if hand_features else 0)
+                + (self.record_len if juego_record else 0))
 
 
 def _generic_scales(O_, target: int) -> np.ndarray:
@@ -415,9 +437,12 @@ def layout_for(tradition: str = "moteno") -> Layout:
     spec = get_tradition(tradition)
     O_ = spec.observation
     start, (length, width) = O_.SLICES["history"]
-    if width != 2 or start + 2 * length != O_.OBS_SIZE:
+    record_start, record_len = -1, 0
+    if "juego_record" in O_.SLICES:
+        record_start, (record_len,) = O_.SLICES["juego_record"]
+    if width != 2 or start + 2 * length + record_len != O_.OBS_SIZE or record_start not in (-1, start + 2 * length):
         raise ValueError(f"{tradition}'s observation must end with its history (entries of relative seat + 1, "
-                         "action id + 1) for the network's features")
+                         "action id + 1), or with its history and then its juego_record, for the network's features")
     entry = H.MAX_PLAYERS + spec.actions.NUM_ACTIONS
     scale = SCALE if tradition == "moteno" else _generic_scales(O_, spec.default_target)
     kind, width, most = SUMMARY_NONE, 0, 0
@@ -426,13 +451,16 @@ def layout_for(tradition: str = "moteno") -> Layout:
     elif O_ is ARG_O:  # argentino's observation (a spec renamed in a test keeps it)
         kind, width, most = SUMMARY_ARGENTINO, ARG_DERIVED_WIDTH, ARG_MAX_DERIVED
     return Layout(tradition, int(O_.OBS_SIZE), int(start), int(length), int(entry), scale,
-                  int(start + length * entry), kind, width, most)
+                  int(start + length * entry), kind, width, most, int(record_start), int(record_len))
 
 
-def to_csr(obs: np.ndarray, hand_features: bool = False, tradition: str = "moteno"):
+RECORD_SCALE = 1 / 16  # the juego's record: a juego has some ten manos, a team a few words of a kind in each
+
+
+def to_csr(obs: np.ndarray, hand_features: bool = False, tradition: str = "moteno", juego_record: bool = False):
     """``(indptr, cols, vals)`` of the features of ``obs`` (n, OBS_SIZE) int8 (columns in any order)."""
     lay = layout_for(tradition)
-    lay.width(hand_features)
+    lay.width(hand_features, juego_record)
     obs = np.ascontiguousarray(obs)
     if obs.dtype != np.int8 or obs.ndim != 2 or obs.shape[1] != lay.obs_size:
         raise ValueError(f"expected int8 observations of shape (n, {lay.obs_size}), got {obs.dtype} {obs.shape}")
@@ -440,15 +468,19 @@ def to_csr(obs: np.ndarray, hand_features: bool = False, tradition: str = "moten
     summary, summary_n = np.empty((n, max(lay.max_derived, 1)), dtype=np.int64), np.empty(n, dtype=np.int64)
     hs, hl, ew = lay.history_start, lay.history_len, lay.entry_width
     kind, base = lay.summary_kind, lay.num_features
-    return build_csr(obs.shape[0], lambda counts: _count(obs, hs, hl, summary, summary_n, counts, kind, base),
+    # the record's columns come last: after the hand summary when there is one
+    rs, rl = lay.record_start, (lay.record_len if juego_record else 0)
+    rb = lay.num_features + (lay.summary_width if hand_features else 0)
+    return build_csr(obs.shape[0], lambda counts: _count(obs, hs, hl, summary, summary_n, counts, kind, base, rs, rl),
                      lambda indptr, cols, vals: _fill(obs, hs, hl, ew, lay.scale, summary, summary_n, indptr,
-                                                      cols, vals))
+                                                      cols, vals, rs, rl, rb, RECORD_SCALE))
 
 
-def dense(obs: np.ndarray, hand_features: bool = False, tradition: str = "moteno") -> np.ndarray:
+def dense(obs: np.ndarray, hand_features: bool = False, tradition: str = "moteno",
+          juego_record: bool = False) -> np.ndarray:
     """The same features as a dense float32 matrix (slow; for tests and inspection)."""
-    indptr, cols, vals = to_csr(obs, hand_features, tradition)
-    out = np.zeros((obs.shape[0], num_features(hand_features, tradition)), dtype=np.float32)
+    indptr, cols, vals = to_csr(obs, hand_features, tradition, juego_record)
+    out = np.zeros((obs.shape[0], num_features(hand_features, tradition, juego_record)), dtype=np.float32)
     rows = np.repeat(np.arange(obs.shape[0]), np.diff(indptr))
     np.add.at(out, (rows, cols), vals)
     return out

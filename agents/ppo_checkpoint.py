@@ -27,5 +27,6 @@ def read_checkpoint(path: Path) -> dict:
     if not isinstance(ckpt, dict) or ckpt.get("format") != FORMAT or ckpt.get("version") != CHECKPOINT_VERSION:
         raise ValueError(f"{path}: not a truque_env PPO checkpoint of version {CHECKPOINT_VERSION}")
     if isinstance(ckpt.get("config"), dict):
-        ckpt["config"].setdefault("hand_features", False)  # a setting added after the first checkpoints
+        ckpt["config"].setdefault("hand_features", False)  # settings added after the first checkpoints
+        ckpt["config"].setdefault("juego_record", False)
     return ckpt

@@ -30,7 +30,7 @@ class PPOPolicy:
         # the game it was trained for, with its observation and action sizes (older files: Moteño's)
         check_made_for(ckpt.get("settings") or cfg, tradition, f"{self.path}")
         self.agent = Agent(int(cfg["hidden"]), bool(cfg["centralized_critic"]), hand_features=bool(cfg["hand_features"]),
-                           tradition=tradition)
+                           tradition=tradition, juego_record=bool(cfg["juego_record"]))
         # the actor alone plays: a run's critic (with whatever it reads in training) is not loaded
         actor = {k: v for k, v in ckpt["model"].items() if k.startswith("actor")}
         missing, unexpected = self.agent.load_state_dict(actor, strict=False)

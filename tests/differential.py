@@ -1,8 +1,8 @@
 """The differential driver: the numba engine and the plain-Python reference play the same manos.
 
 Both implementations get the same seed, the same deals and the same actions, and must agree at
-every decision (player to act, phase, legal action ids) and after every mano (chinas by source,
-scores, juegos, señas seen, the next dealer). Uniform random play ends a juego in two or three
+every decision (player to act, phase, legal action ids, the juego's record of words) and after
+every mano (chinas by source, scores, juegos, señas seen, the next dealer, the record). Uniform random play ends a juego in two or three
 manos and rarely bets, so the driver steers play towards the rare branches:
 
 * **styles**: each partida draws a weight per kind of action (cards, paso, quiero, no quiero,
@@ -33,6 +33,7 @@ import numpy as np
 from tests.reference.moteno_ref import RefTable
 from truque_env import Table
 from truque_env.cards import card_id
+from truque_env.engine import header as H
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import kernels as K
 from truque_env.traditions.moteno import layout as L
@@ -184,6 +185,11 @@ def _check(cond: bool, what: str, eng: Table, ref: RefTable, history: list[str])
                            f"hands {eng.hands}\nactions so far: {', '.join(history)}")
 
 
+def _record(state) -> list[int]:
+    """The juego's record in the engine's state (manos, team 0's four counts, team 1's)."""
+    return [int(v) for v in state[L.REC_MANOS : L.REC_MANOS + H.RECORD_SIZE]]
+
+
 def play_partida(team_size: int, seed: int, max_manos: int, tally: collections.Counter,
                  via_table: bool = False) -> int:
     """Play one partida (at most ``max_manos`` manos) on both implementations; returns the manos.
@@ -242,6 +248,8 @@ def play_partida(team_size: int, seed: int, max_manos: int, tally: collections.C
             else:
                 K.step_unchecked(state, a)
             ref.act(a)
+            _check(_record(state) == ref.record.as_row(), f"juego record: engine {_record(state)}, reference "
+                   f"{ref.record.as_row()}", eng, ref, history)
         _check(ref.done, "the engine ended the mano, the reference did not", eng, ref, history)
         _check(eng.result() == ref.result(), f"chinas: engine {eng.result()}, reference {ref.result()}",
                eng, ref, history)
@@ -249,6 +257,8 @@ def play_partida(team_size: int, seed: int, max_manos: int, tally: collections.C
         _check(eng.senas_log == ref.senas_log, "señas seen differ", eng, ref, history)
         _check((eng.dealer, eng.partida_over) == (ref.dealer, ref.partida_over), "next dealer or partida over differ",
                eng, ref, history)
+        _check(_record(state) == ref.record.as_row(), f"juego record after the mano: engine {_record(state)}, "
+               f"reference {ref.record.as_row()}", eng, ref, history)
         manos += 1
     tally["start", "partida played to its end"] += int(eng.partida_over)
     return manos

@@ -1,4 +1,4 @@
-"""Truque Moteño as a PettingZoo AEC environment (``truque_moteno_v0``).
+"""Truque Moteño as a PettingZoo AEC environment (``truque_moteno_v1``).
 
 >>> import truque_env
 >>> env = truque_env.env(team_size=1, episode="mano", seed=7)
@@ -93,6 +93,8 @@ senas_seen        8 x 11     señas made by relative seat r that I saw, by seña
 senas_left        1          señas I may still make this mano
 bets_by_seat      8 x 16     per relative seat: each word said this mano, highest stakes said
 history           32 x 2     the last 32 public words: relative seat + 1, action id + 1
+juego_record      9          the juego so far: manos finished; my team's raises, acceptances,
+                             refusals and leaves (baraja, la mía no vale); the rival team's
 ================  =========  ====================================================================
 
 Rewards
@@ -130,8 +132,12 @@ Version history
 The version goes up whenever the action ids, the observation encoding, the rewards or the
 episode rules change (anything that makes recorded data or trained policies incompatible).
 
-* v0: first release. 91 actions; observation of ``OBS_SIZE = 1270`` entries (the slices
-  above); rewards in chinas scored at each mano's end; episodes mano / juego / partida.
+* v0: first release. 91 actions; observation of 1270 entries (the slices above but the last);
+  rewards in chinas scored at each mano's end; episodes mano / juego / partida.
+* v1: the observation ends with the juego's public record (``juego_record``: the manos of the
+  juego and each team's raises, acceptances, refusals and leaves in it), ``OBS_SIZE = 1279``
+  entries. The 1270 before it are v0's, entry for entry: policies trained on v0 play on unchanged
+  (their checkpoints load), recorded v0 observations need the 9 entries appended.
 """
 
 from __future__ import annotations
@@ -181,10 +187,10 @@ def observation_space(obs_size: int, num_actions: int) -> spaces.Dict:
 
 class raw_env(AECEnv, EzPickle):
     """One table of a tradition (Truque Moteño by default), one agent per seat (see the module
-    documentation). ``metadata["name"]`` is the tradition's (``truque_moteno_v0``); its rule
+    documentation). ``metadata["name"]`` is the tradition's (``truque_moteno_v1``); its rule
     options are keyword arguments."""
 
-    metadata = {"name": "truque_moteno_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": "truque_moteno_v1", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, tradition: str = "moteno", team_size: int = 3, target: int | None = None, juegos: int = 3,
                  episode: str = "juego", senas: bool = True, senas_per_mano: int = 1,

@@ -181,14 +181,20 @@ def recorded_game(record: dict | None) -> dict[str, Any]:
 def check_made_for(record: dict | None, tradition: str, what: str) -> None:
     """A ValueError unless the checkpoint or dataset ``what`` (its record: ``MatchSettings.to_dict``
     or a config holding ``tradition``) was made for ``tradition``, with its observation and
-    action sizes and rule options as the installed engine has them."""
+    action sizes and rule options as the installed engine has them. The observation may also be the
+    one from before the juego's record was appended to it (a network that does not read the record
+    reads the same entries; a dataset's arrays are checked by their own shape)."""
     game = recorded_game(record)
     spec = get_tradition(tradition)
     if game["tradition"] != tradition:
         raise ValueError(f"{what} was made for {game['tradition']}, not for {tradition}")
     mine = {"obs_size": int(spec.observation.OBS_SIZE), "num_actions": int(spec.actions.NUM_ACTIONS)}
+    # the juego's record was appended to the observation after the history: a file made before it
+    # (its observation the prefix up to the history) reads the same entries as it did
+    tail = spec.observation.SLICES.get("juego_record")
+    before_record = int(tail[0]) if tail is not None and int(tail[0]) + int(tail[1][0]) == mine["obs_size"] else None
     for key, value in mine.items():
-        if game[key] != value:
+        if game[key] != value and not (key == "obs_size" and game[key] == before_record):
             raise ValueError(f"{what} has {key} {game[key]}, {tradition} has {value} here "
                              "(made with another version of the engine)")
     options = {**spec.options, **game["options"]}

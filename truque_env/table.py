@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from truque_env.cards import card_str, hand_str, parse_hand
+from truque_env.engine.header import REC_KINDS, RECORD_SIZE
 from truque_env.settings import MatchSettings, resolve_tradition
 
 
@@ -180,6 +181,17 @@ class Table:
     @property
     def partida_over(self) -> bool:
         return bool(self.state[self._L.PARTIDA_OVER])
+
+    @property
+    def juego_record(self) -> dict[str, object]:
+        """The juego's public record (``truque_env.engine.record``): ``manos`` finished in the juego
+        in progress, and per kind of word (``raise``, ``accept``, ``refuse``, ``leave``) how often
+        each team said one in it: ``{"manos": 2, "raise": (3, 1), ...}``."""
+        row = [int(v) for v in self.state[self._L.REC_MANOS : self._L.REC_MANOS + RECORD_SIZE]]
+        out: dict[str, object] = {"manos": row[0]}
+        for k, kind in enumerate(("raise", "accept", "refuse", "leave")):
+            out[kind] = (row[1 + k], row[1 + REC_KINDS + k])
+        return out
 
     @property
     def dealer(self) -> int:

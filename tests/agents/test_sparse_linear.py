@@ -32,7 +32,8 @@ def test_features_copy_the_observation_and_one_hot_the_history():
     head = obs[:, : F.HISTORY_START].astype(np.float32) * F.SCALE
     assert np.allclose(x[:, : F.HISTORY_START], head)
     hist = x[:, F.HISTORY_BASE :].reshape(obs.shape[0], F.HISTORY_LEN, F.ENTRY_WIDTH)
-    raw = obs[:, F.HISTORY_START :].reshape(obs.shape[0], F.HISTORY_LEN, 2).astype(np.int64)
+    raw = obs[:, F.HISTORY_START : F.HISTORY_START + 2 * F.HISTORY_LEN].reshape(obs.shape[0], F.HISTORY_LEN, 2)
+    raw = raw.astype(np.int64)
     filled = raw[:, :, 1] > 0
     assert filled.any()  # random play says words
     # a filled entry: exactly one seat and one action set, the ones the raw entry names
@@ -183,6 +184,29 @@ def test_hand_features_widen_the_first_layer_and_survive_a_checkpoint(tmp_path):
     assert policy.act_batch(obs, mask).shape == (obs.shape[0],)
     with pytest.raises(ValueError, match="hand_features"):  # resuming with the other input
         train(PPOConfig(**{**cfg.__dict__, "hand_features": False, "resume": True, "total_decisions": 128}))
+
+
+@pytest.mark.parametrize("tradition", ["moteno", "argentino"])
+def test_juego_record_features_come_last_scaled_and_leave_the_others_as_they_were(tradition):
+    from truque_env.traditions import get as get_tradition
+
+    env = VectorEnv(16, tradition=tradition, team_size=1, seed=5)
+    obs, *_ = env.reset()
+    rows, rng = [], np.arange(16, dtype=np.int64)
+    for _ in range(150):  # uniform play: several manos of each juego
+        obs, *_ = env.step(env.sample_actions(rng))
+        rows.append(obs.copy())
+    obs = np.concatenate(rows)
+    start, (width,) = get_tradition(tradition).observation.SLICES["juego_record"]
+    record = obs[:, start : start + width]
+    assert (record[:, 0] > 0).any() and (record[:, 1:] > 0).any()  # manos finished, words counted
+    lay = F.layout_for(tradition)
+    for hand in (False, True):
+        plain = F.dense(obs, hand_features=hand, tradition=tradition)
+        x = F.dense(obs, hand_features=hand, tradition=tradition, juego_record=True)
+        assert x.shape[1] == lay.width(hand, juego_record=True) == plain.shape[1] + width
+        assert np.array_equal(x[:, : plain.shape[1]], plain)  # a network without the record reads what it did
+        assert np.allclose(x[:, plain.shape[1] :], record * F.RECORD_SCALE)
 
 
 def _argentino_summary_reference(row: np.ndarray, base: int) -> set[int]:

@@ -81,7 +81,7 @@ def test_max_cycles(team_size, episode):
 def test_spaces_agents_teams_and_metadata():
     env = truque_env.env(team_size=3)
     env.reset(seed=0)
-    assert env.metadata == {"name": "truque_moteno_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    assert env.metadata == {"name": "truque_moteno_v1", "render_modes": ["ansi", "human"], "is_parallelizable": False}
     assert env.possible_agents == [f"player_{i}" for i in range(6)]
     assert env.unwrapped.teams == {f"player_{i}": i % 2 for i in range(6)}
     for agent in env.agents:

@@ -106,7 +106,7 @@ def test_match_settings_check_every_field_and_the_traditions_options():
 
     s = MatchSettings(team_size=2)
     assert (s.tradition, s.target, s.juegos, s.p_intercept_permille) == ("moteno", 30, 3, 100)
-    assert s.to_dict()["obs_size"] == 1270 and s.to_dict()["num_actions"] == 91
+    assert s.to_dict()["obs_size"] == 1279 and s.to_dict()["num_actions"] == 91
     for kwargs, message in [({"tradition": "nope"}, "unknown tradition 'nope'; known: argentino, moteno"),
                             ({"team_size": 5}, "team_size must be 1..4"),
                             ({"target": 1}, "target must be an integer 2..100"),
@@ -121,5 +121,10 @@ def test_match_settings_check_every_field_and_the_traditions_options():
         MatchSettings().check_same(s.to_dict(), "this checkpoint")
     MatchSettings(team_size=2).check_same(s.to_dict(), "this checkpoint")
     check_made_for(None, "moteno", "an old file")  # files from before the family are Moteño's
-    with pytest.raises(ValueError, match="has obs_size 99, moteno has 1270"):
+    with pytest.raises(ValueError, match="has obs_size 99, moteno has 1279"):
         check_made_for({"tradition": "moteno", "obs_size": 99, "num_actions": 91}, "moteno", "f")
+    # made before the juego's record was appended to the observation: its prefix, still readable
+    check_made_for({"tradition": "moteno", "obs_size": 1270, "num_actions": 91}, "moteno", "f")
+    check_made_for({"tradition": "argentino", "obs_size": 1301, "num_actions": 77}, "argentino", "f")
+    with pytest.raises(ValueError, match="has obs_size 1278, moteno has 1279"):
+        check_made_for({"tradition": "moteno", "obs_size": 1278, "num_actions": 91}, "moteno", "f")

@@ -9,6 +9,7 @@ import math
 import numbers
 from itertools import combinations
 
+from tests.reference.record_ref import JuegoRecord
 from truque_env.cards import NUM_CARDS, card_str, parse
 from truque_env.traditions.argentino import actions as ACT
 
@@ -89,6 +90,22 @@ OPTION_DEFAULTS = {"flor": True, "todo_dicho": True, "falta_envido": "leader", "
                    "uno_y_uno": False, "achico_pays": 0, "al_resto_refused_pays": 0}
 
 
+def word_kind(name: str) -> str | None:
+    """What a word does to the stakes, for the juego's record: every envido, truco and flor bet
+    raises (the double words and todo dicho too); quiero, con flor quiero and sin ley accept; no
+    quiero, con flor no quiero and con flor me achico refuse; al mazo leaves; the rest (paso,
+    flor, uno y uno, cards, señas) is not counted."""
+    if name in ("quiero", "con flor quiero") or name.startswith("sin ley"):
+        return "accept"
+    if name in ("no quiero", "con flor no quiero", "con flor me achico"):
+        return "refuse"
+    if name == "me voy al mazo":
+        return "leave"
+    if any(w in name for w in ("envido", "truco", "retruco", "vale cuatro", "contraflor")):
+        return "raise"
+    return None
+
+
 class RefTable:
     """A table of ``2 * team_size`` players playing a partida of truco argentino."""
 
@@ -110,6 +127,7 @@ class RefTable:
         self._scores = [0, 0]
         self._juegos = [0, 0]
         self._juego_over = False
+        self.record = JuegoRecord()  # the juego's public record (truque_env.engine.record)
         self._in_progress = False
         self._pending = None
         self._result = None
@@ -188,6 +206,7 @@ class RefTable:
         a = ACT.action_id(action) if isinstance(action, str) else int(action)
         if not self._in_progress or a not in self._pending[1]:
             raise ValueError(f"illegal action {a!r}; legal: {self.legal()}")
+        self.record.count(self.to_act, word_kind(ACT.ACTION_NAMES[a]))
         self._advance(a)
 
     def _advance(self, a) -> None:
@@ -631,6 +650,7 @@ class RefTable:
             if self._juego_over:
                 self._scores = [0, 0]
                 break
+        self.record.close_mano(self._juego_over)
         self._in_progress = False
         self._pending = None
         self._dealer = (self._dealer + 1) % self.n

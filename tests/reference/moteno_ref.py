@@ -114,6 +114,7 @@ from __future__ import annotations
 import math
 import numbers
 
+from tests.reference.record_ref import JuegoRecord
 from truque_env.cards import NUM_CARDS, card_id, card_str, parse
 from truque_env.traditions.moteno.actions import (
     ACTION_NAMES,
@@ -326,6 +327,16 @@ class _Bet:
         return f"_Bet({self.kind}, raiser={self.raiser}, stake={self.stake}, prev={self.prev}, {self.status})"
 
 
+def word_kind(name: str) -> str | None:
+    """What a word does to the stakes, for the juego's record: the envíos, la falta and the truques
+    raise; quiero and con flor, quiero accept; no quiero and con flor, no quiero refuse; me voy a
+    baraja and la mía no vale leave; anything else (paso, cards, señas, flor ..) is not counted."""
+    if name.startswith("envío") or name in ("truco", "retruco", "panueve"):
+        return "raise"
+    return {"quiero": "accept", "con flor, quiero": "accept", "no quiero": "refuse",
+            "con flor, no quiero": "refuse", "me voy a baraja": "leave", "la mía no vale": "leave"}.get(name)
+
+
 # --------------------------------------------------------------------------------------------
 # The table
 # --------------------------------------------------------------------------------------------
@@ -375,6 +386,7 @@ class RefTable:
         self._scores = [0, 0]
         self._juegos = [0, 0]
         self._juego_over = False
+        self.record = JuegoRecord()  # the juego's public record (truque_env.engine.record)
         self._in_progress = False
         self._flow = None
         self._pending: tuple[int, list[int], str] | None = None
@@ -578,6 +590,7 @@ class RefTable:
                 f"illegal action {ACTION_NAMES[a]!r} for seat {self.to_act} in {self.phase}; "
                 f"legal: {', '.join(self.legal())}"
             )
+        self.record.count(self.to_act, word_kind(ACTION_NAMES[a]))
         self._advance(a)
 
     def _advance(self, action) -> None:
@@ -1201,6 +1214,7 @@ class RefTable:
                     break
             if self._juego_over:
                 break
+        self.record.close_mano(self._juego_over)
         self._in_progress = False
         self._phase = "DONE"
         self._dealer = (self._dealer + 1) % self.n  # R13: the dealer rotates (Art. 4.2)

@@ -47,6 +47,44 @@ def test_resume_continues_exactly_where_a_run_stopped(tmp_path, fixed_threads):
     assert all(torch.equal(a[k], b[k]) for k in a)
 
 
+def test_a_checkpoint_from_before_the_juego_record_resumes_exactly(tmp_path, fixed_threads):
+    # the record was appended to the tables' rows and to the observation: a run checkpointed before it
+    # (its rows the prefix, its observation size the older one) resumes into the same parameters
+    from truque_env.engine.header import RECORD_SIZE
+    from truque_env.engine.record import OBS_RECORD_SIZE
+
+    straight = tmp_path / "straight"
+    train(_tiny(straight, anneal_lr=False))
+    split = tmp_path / "split"
+    train(_tiny(split, anneal_lr=False, total_decisions=16 * 8 * 2))
+    path = split / "checkpoint.pt"
+    ckpt = torch.load(path, weights_only=True)
+    ckpt["env_states"] = ckpt["env_states"][:, :-RECORD_SIZE].clone()
+    ckpt["env_obs"] = ckpt["env_obs"][:, :-OBS_RECORD_SIZE].clone()
+    ckpt["settings"]["obs_size"] -= OBS_RECORD_SIZE
+    torch.save(ckpt, path)
+    train(_tiny(split, anneal_lr=False, resume=True))
+    a, b = _params(straight / "checkpoint.pt"), _params(split / "checkpoint.pt")
+    assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_a_network_reading_the_juego_record_trains_loads_as_a_bot_and_keeps_its_input(tmp_path):
+    from agents import features as F
+    from agents.ppo_policy import PPOPolicy
+    from truque_env.engine.record import OBS_RECORD_SIZE
+    from truque_env.vector import VectorEnv
+
+    cfg = _tiny(tmp_path, juego_record=True)
+    train(cfg)
+    policy = PPOPolicy(tmp_path / "checkpoint.pt")
+    assert policy.agent.juego_record and policy.agent.actor_in.in_features == F.NUM_FEATURES + OBS_RECORD_SIZE
+    env = VectorEnv(8, team_size=1, seed=1)
+    obs, mask, *_ = env.reset()
+    assert policy.act_batch(obs, mask).shape == (8,)
+    with pytest.raises(ValueError, match="juego_record"):  # resuming with the other input
+        train(_tiny(tmp_path, juego_record=False, resume=True, total_decisions=16 * 8 * 8))
+
+
 def test_corrupt_or_foreign_checkpoints_are_clear_errors(tmp_path):
     train(_tiny(tmp_path))
     path = tmp_path / "checkpoint.pt"
@@ -496,7 +534,7 @@ def test_the_game_in_the_toml_env_table_and_in_the_checkpoint(tmp_path):
     train(cfg)
     ckpt = load_checkpoint(cfg.run_dir / "checkpoint.pt")
     assert ckpt["settings"]["tradition"] == "moteno" and ckpt["settings"]["team_size"] == cfg.team_size
-    assert (ckpt["settings"]["obs_size"], ckpt["settings"]["num_actions"]) == (1270, 91)
+    assert (ckpt["settings"]["obs_size"], ckpt["settings"]["num_actions"]) == (1279, 91)
     ckpt["settings"]["num_actions"] = 90  # as if from another version of the engine
     torch.save(ckpt, tmp_path / "other.pt")
     with pytest.raises(ValueError, match="has num_actions 90, moteno has 91"):

@@ -232,6 +232,14 @@ def test_the_fifth_moteno_league_config_is_the_fourth_aimed_at_the_issues_target
     assert set(v5["pfsp_targets"]) == {"snapshot", *v5["bot_opponents"]}  # every entry has a target
 
 
+def test_the_sixth_moteno_league_config_is_the_fifth_reading_the_juegos_record():
+    """configs/ppo_moteno_league_v6.toml (issue 17): the fifth run with the juego's public record in
+    the network's input, so that one policy may tell whom it plays."""
+    _, changed = _config_and_changes("ppo_moteno_league_v5", "ppo_moteno_league_v6")
+    assert changed == {"juego_record": (False, True),
+                       "run_dir": ("runs/ppo_moteno_league_v5", "runs/ppo_moteno_league_v6")}
+
+
 def test_the_argentino_exploiter_config_resumes_the_shipped_league_with_its_exploiter_appended():
     """configs/ppo_argentino_league_exploiters.toml resumes the shipped argentino league run (issue 17):
     the resume check against the settings stored in the shipped bot passes, its only new entry is

@@ -157,6 +157,10 @@ class PPOConfig:
     a falta envido accepted with 80% to win looks no worse than playing on, which wins 96%"""
     hand_features: bool = False
     """give the network the hand summary of agents.features (valor de pares and flor, poder de truque)"""
+    juego_record: bool = False
+    """give the network the juego's public record (truque_env.engine.record): how often each team raised,
+    accepted, refused and left in the juego so far, so that one policy may tell whom it plays (random's blind
+    bets, a bluffer's falsos, a caller who never folds) as a player at the table does"""
     value_warmup_updates: Annotated[int, Field(ge=0)] = 0
     """updates at the start that train the critic only (for a cloned actor)"""
     anchor_coef: Annotated[float, Field(ge=0)] = 0.0
@@ -252,7 +256,7 @@ class PPOConfig:
         config.match_settings(self)  # the tradition and its limits: a ValueError naming the bad one
         from agents.features import layout_for
 
-        layout_for(self.tradition).width(self.hand_features)  # the hand summary is Moteño's only
+        layout_for(self.tradition).width(self.hand_features, self.juego_record)  # what the tradition has
         if self.episode not in ("mano", "juego", "partida"):
             raise ValueError(f"episode must be mano, juego or partida, got {self.episode!r}")
         if self.reward == "juego" and self.episode == "mano":

@@ -15,6 +15,7 @@ from agents.sparse_linear import int8_csr
 from train.config import match_settings
 from train.ppo.pfsp import LeagueTables
 from truque_env.engine import header as H
+from truque_env.engine.record import OBS_RECORD_SIZE
 from truque_env.policy import act_batch as policy_act_batch
 from truque_env.vector import VectorEnv
 
@@ -195,6 +196,16 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
                    np.concatenate(finished_result) if finished_result else np.zeros(0))
 
 
+def _with_record(saved: np.ndarray, width: int, record_size: int) -> np.ndarray:
+    """A checkpoint's table rows (or observations) as this engine has them: rows written before the
+    juego's record was appended to both (``truque_env.engine.record``) get an empty one, which is
+    what the tables would hold had they had it (a network without ``juego_record`` never reads it,
+    so the run goes on exactly); rows of any other width are refused by the copy."""
+    if saved.ndim == 2 and saved.shape[1] + record_size == width:
+        return np.concatenate([saved, np.zeros((saved.shape[0], record_size), dtype=saved.dtype)], axis=1)
+    return saved
+
+
 class Sampler:
     """The tables of one process and whoever plays them besides the learner; ``rollout`` collects.
 
@@ -240,10 +251,10 @@ class Sampler:
             raise ValueError(f"checkpoint written by a run with {len(ckpt.get('workers', []))} Ray workers: "
                              "resume it with the same num_workers")
         env = self.env
-        env.states[:] = ckpt["env_states"].numpy()
+        env.states[:] = _with_record(ckpt["env_states"].numpy(), env.states.shape[1], H.RECORD_SIZE)
         env.hists[:] = ckpt["env_hists"].numpy()
         env.mask[:] = ckpt["env_mask"].numpy()
-        env.obs[:] = ckpt["env_obs"].numpy()
+        env.obs[:] = _with_record(ckpt["env_obs"].numpy(), env.obs.shape[1], OBS_RECORD_SIZE)
         env.seat[:] = ckpt["env_seat"].numpy()
         env.team[:] = env.seat % 2
         for bot, state in zip(self.bots, ckpt.get("bot_rngs", []), strict=False):

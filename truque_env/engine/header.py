@@ -55,6 +55,17 @@ MANO_FIELDS = (
 """the mano fields every layout defines by these names (with PH_DONE, PHASE_NAMES, MAX_PLAYERS,
 MAX_SENA_LOG, BAZA_UNDECIDED and BAZA_PARDA)"""
 
+# The juego's public record: what each team has said so far in the juego in progress, the memory
+# every player at the table has of how the others bet (``truque_env.engine.record``). A tail: each
+# layout appends these fields after its mano's, so that a row written before the record existed is
+# a prefix of one written now (a run's checkpoint resumes by padding its rows with an empty record).
+REC_KINDS = 4  # the first four kinds of traditions.action_kinds: raise, accept, refuse, leave
+RECORD_FIELDS = (
+    ("REC_MANOS", 1),  # manos finished in the juego in progress
+    ("REC_WORDS", 2 * REC_KINDS),  # team * REC_KINDS + kind: words of that kind the team said this juego
+)
+RECORD_SIZE = 1 + 2 * REC_KINDS
+
 
 # what a vector env's episode is (the tradition's vector loops read these codes)
 EPISODE_MANO = 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from truque_env.engine.record import clear as clear_record
 from truque_env.engine.rng import splitmix_next
 from truque_env.traditions.argentino import actions as A
 from truque_env.traditions.argentino import kernels as K
@@ -70,6 +71,7 @@ def new_partida(s):
     s[L.SCORE] = 0
     s[L.SCORE + 1] = 0
     s[L.PARTIDA_OVER] = 0
+    clear_record(s, L.REC_MANOS)
 
 
 @njit(cache=True)

@@ -25,6 +25,7 @@ __all__ = ["OK", "ERR_ILLEGAL", "ERR_DONE", "init_table", "set_deal_stream", "de
 import numpy as np
 from numba import njit
 
+from truque_env.engine.record import count_word
 from truque_env.engine.rng import draw
 from truque_env.traditions.argentino import actions as A
 from truque_env.traditions.argentino import layout as L
@@ -50,6 +51,9 @@ from truque_env.traditions.argentino.legal import legal_mask
 OK = 0
 ERR_ILLEGAL = 1
 ERR_DONE = 2
+
+# each action's kind (traditions.action_kinds), for the juego's record: an array numba reads as a constant
+_KIND = np.array(A.ACTION_KIND, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -93,6 +97,7 @@ def _step_play(s, p, a):
 def step_unchecked(s, a):
     """Apply a legal action (the caller checked the mask)."""
     p = s[L.TO_ACT]
+    count_word(s, L.REC_MANOS, p, _KIND[a])  # said aloud: the juego's record
     if a >= A.SENA_BASE:
         _make_sena(s, p, a - A.SENA_BASE)
         return

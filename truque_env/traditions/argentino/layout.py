@@ -126,6 +126,7 @@ def _layout():
         ("SENA_LOG", MAX_SENA_LOG),  # seat | seña << 3 | seen-mask << 7
         ("CHINAS", 6),  # team * 3 + source: tantos won this mano (sources envido, flor, truco)
         ("SCORED", 2),  # tantos each team added to its score (A35: no more than it lacked)
+        *H.RECORD_FIELDS,  # the juego's public record, last (truque_env.engine.record)
     ]
     return H.offsets(fields)
 

@@ -45,6 +45,12 @@ senas_left         1           señas I may still make this mano
 bets_by_seat       8 x 29      per relative seat, how often he said each word (ids 0..28)
 history            32 x 2      the last 32 public words, oldest first: relative seat + 1,
                                action id + 1 (0 = empty); cards and señas have their own slices
+juego_record       9           the juego's public record (truque_env.engine.record), kept over
+                               its manos: manos finished in this juego; the words my team said
+                               in it that raise (envido, truco, flor bets ..), accept (quiero),
+                               refuse (no quiero, me achico) and leave (al mazo); the same of the
+                               rival team (counts above 127 read 127). It follows the history, so
+                               the observation before it is the one of checkpoints made before it.
 =================  ==========  ================================================================
 """
 
@@ -53,6 +59,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from truque_env.engine import record as R
 from truque_env.traditions.argentino import actions as A
 from truque_env.traditions.argentino import kernels as K
 from truque_env.traditions.argentino import layout as L
@@ -88,11 +95,13 @@ SLICES_SPEC = (
     ("senas_left", (1,)),
     ("bets_by_seat", (8, NUM_WORDS)),
     ("history", (HISTORY_IN_OBS, 2)),
+    ("juego_record", (R.OBS_RECORD_SIZE,)),  # last: the observation before it is the older one
 )
 
 PARTS_SPEC = {
     "target_falta": (("target", 1), ("falta", 1), ("mine_buenas", 1), ("rival_buenas", 1)),
     "juegos": (("mine", 1), ("rival", 1), ("to_win", 1)),
+    "juego_record": R.OBS_RECORD_PARTS,
     "seat_flags": (("mazo", 8), ("sang_flor", 8), ("declared", 8)),
     "envido": (("state", 5), ("stake", 1), ("falta", 1), ("refusal_pays", 1), ("raiser", 8)),
     "truco": (("state", 4), ("level", 4), ("previous", 4), ("raiser", 8), ("mine_may_raise", 1),
@@ -137,6 +146,7 @@ O_BAZA_RESULT, O_SCORE, O_SEAT_FLAGS = (SLICES[k][0] for k in ("baza_result", "s
 O_DECLARED, O_UNO, O_SENAS, O_SENAS_LEFT = (SLICES[k][0] for k in ("envido_declared", "uno_y_uno", "senas_seen",
                                                                    "senas_left"))
 O_BETS, O_HISTORY = SLICES["bets_by_seat"][0], SLICES["history"][0]
+O_RECORD = SLICES["juego_record"][0]
 P_TARGET, P_FALTA, P_MINE_BUENAS, P_RIVAL_BUENAS = (PARTS[f"target_falta.{k}"][0] for k in
                                                     ("target", "falta", "mine_buenas", "rival_buenas"))
 P_J_MINE, P_J_RIVAL, P_J_TO_WIN = (PARTS[f"juegos.{k}"][0] for k in ("mine", "rival", "to_win"))
@@ -313,6 +323,7 @@ def observe(s, hist, me, out):
         out[O_HISTORY + 2 * j] = _rel(s, e >> 8, me) + 1
         out[O_HISTORY + 2 * j + 1] = (e & 0xFF) + 1
         j += 1
+    R.observe_record(s, L.REC_MANOS, mine, out, O_RECORD)  # the juego so far
 
 
 HIDDEN_SIZE = 8 * 40

@@ -143,6 +143,7 @@ def _layout():
         ("SENA_LOG", MAX_SENA_LOG),  # seat | seña << 3 | seen-mask << 7
         ("CHINAS", 6),  # team * 3 + source: chinas won this mano
         ("SCORED", 2),  # chinas each team actually added to its score this mano (ruling 1 cut)
+        *H.RECORD_FIELDS,  # the juego's public record, last (truque_env.engine.record)
     ]
     return H.offsets(fields)
 

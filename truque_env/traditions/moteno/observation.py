@@ -52,6 +52,13 @@ history            32 x 2      the last 32 public words this mano, oldest first:
                                action id + 1 (0 = empty); cards and señas are in their own slices.
                                With bets_by_seat (every word of the mano, counted) and the bet
                                slices above this is the public history of bets and answers.
+juego_record       9           the juego's public record (truque_env.engine.record), kept over
+                               its manos: manos finished in this juego; the words my team said
+                               in it that raise (envíos, la falta, truco ..), accept (quiero, con
+                               flor quiero), refuse (no quiero, con flor no quiero) and leave
+                               (me voy a baraja, la mía no vale); the same of the rival team
+                               (counts above 127 read 127). It follows the history, so the
+                               observation before it is the one of checkpoints made before it.
 =================  ==========  ================================================================
 """
 
@@ -60,6 +67,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from truque_env.engine import record as R
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import kernels as K
 from truque_env.traditions.moteno import layout as L
@@ -93,6 +101,7 @@ SLICES_SPEC = (
     ("cante", (8,)),
     ("bets_by_seat", (8, 16)),
     ("history", (HISTORY_IN_OBS, 2)),
+    ("juego_record", (R.OBS_RECORD_SIZE,)),  # last: the observation before it is the older one
 )
 
 
@@ -102,6 +111,7 @@ SLICES_SPEC = (
 PARTS_SPEC = {
     "target_falta": (("target", 1), ("falta", 1), ("al_cantar", 1)),
     "juegos": (("mine", 1), ("rival", 1), ("to_win", 1)),
+    "juego_record": R.OBS_RECORD_PARTS,
     "seat_flags": (("baraja", 8), ("no_vale", 8), ("bet_pares", 8), ("challenged", 8), ("sang", 8),
                    ("first_round", 8), ("de_la_mia", 8)),
     "pares": (("state", 5), ("stake", 1), ("previous", 1), ("raiser", 8), ("blind_accepted", 1), ("void", 1)),
@@ -171,6 +181,7 @@ O_SENAS_LEFT = SLICES["senas_left"][0]
 O_CANTE = SLICES["cante"][0]
 O_BETS = SLICES["bets_by_seat"][0]
 O_HISTORY = SLICES["history"][0]
+O_RECORD = SLICES["juego_record"][0]
 
 
 P_TARGET, P_FALTA, P_AL_CANTAR = (PARTS[f"target_falta.{k}"][0] for k in ("target", "falta", "al_cantar"))
@@ -416,6 +427,7 @@ def observe(s, hist, me, out):
         e = hist[1 + i % MAX_HISTORY]
         out[O_HISTORY + 2 * j] = _rel(s, e >> 8, me) + 1
         out[O_HISTORY + 2 * j + 1] = (e & 0x7F) + 1
+    R.observe_record(s, L.REC_MANOS, my_team, out, O_RECORD)  # the juego so far
 
 
 HIDDEN_SIZE = 8 * 40

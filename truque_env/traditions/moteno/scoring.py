@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from truque_env.engine.record import close_mano
 from truque_env.traditions.moteno import layout as L
 from truque_env.traditions.moteno.helpers import (
     _best_seat,
@@ -192,6 +193,7 @@ def _close_mano(s):
         if winner >= 0:
             break
     s[L.LAST_JUEGO_WINNER] = winner
+    close_mano(s, L.REC_MANOS, winner >= 0)  # a new juego starts with an empty record
     if winner >= 0:
         s[L.JUEGOS + winner] += 1
         s[L.SCORE] = 0
