@@ -240,6 +240,14 @@ def test_the_sixth_moteno_league_config_is_the_fifth_reading_the_juegos_record()
                        "run_dir": ("runs/ppo_moteno_league_v5", "runs/ppo_moteno_league_v6")}
 
 
+def test_the_third_argentino_league_config_is_the_second_reading_the_juegos_record():
+    """configs/ppo_argentino_league_v3.toml (issue 17): the second argentino run with the juego's
+    public record in the network's input."""
+    _, changed = _config_and_changes("ppo_argentino_league_v2", "ppo_argentino_league_v3")
+    assert changed == {"juego_record": (False, True),
+                       "run_dir": ("runs/ppo_argentino_league_v2", "runs/ppo_argentino_league_v3")}
+
+
 def test_the_argentino_exploiter_config_resumes_the_shipped_league_with_its_exploiter_appended():
     """configs/ppo_argentino_league_exploiters.toml resumes the shipped argentino league run (issue 17):
     the resume check against the settings stored in the shipped bot passes, its only new entry is
