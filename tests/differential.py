@@ -33,7 +33,6 @@ import numpy as np
 from tests.reference.moteno_ref import RefTable
 from truque_env import Table
 from truque_env.cards import card_id
-from truque_env.engine import header as H
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import kernels as K
 from truque_env.traditions.moteno import layout as L
@@ -185,11 +184,6 @@ def _check(cond: bool, what: str, eng: Table, ref: RefTable, history: list[str])
                            f"hands {eng.hands}\nactions so far: {', '.join(history)}")
 
 
-def _record(state) -> list[int]:
-    """The juego's record in the engine's state (manos, team 0's four counts, team 1's)."""
-    return [int(v) for v in state[L.REC_MANOS : L.REC_MANOS + H.RECORD_SIZE]]
-
-
 def play_partida(team_size: int, seed: int, max_manos: int, tally: collections.Counter,
                  via_table: bool = False) -> int:
     """Play one partida (at most ``max_manos`` manos) on both implementations; returns the manos.
@@ -248,8 +242,8 @@ def play_partida(team_size: int, seed: int, max_manos: int, tally: collections.C
             else:
                 K.step_unchecked(state, a)
             ref.act(a)
-            _check(_record(state) == ref.record.as_row(), f"juego record: engine {_record(state)}, reference "
-                   f"{ref.record.as_row()}", eng, ref, history)
+            _check(eng.juego_record == ref.record.as_dict(), f"juego record: engine {eng.juego_record}, "
+                   f"reference {ref.record.as_dict()}", eng, ref, history)
         _check(ref.done, "the engine ended the mano, the reference did not", eng, ref, history)
         _check(eng.result() == ref.result(), f"chinas: engine {eng.result()}, reference {ref.result()}",
                eng, ref, history)
@@ -257,8 +251,8 @@ def play_partida(team_size: int, seed: int, max_manos: int, tally: collections.C
         _check(eng.senas_log == ref.senas_log, "señas seen differ", eng, ref, history)
         _check((eng.dealer, eng.partida_over) == (ref.dealer, ref.partida_over), "next dealer or partida over differ",
                eng, ref, history)
-        _check(_record(state) == ref.record.as_row(), f"juego record after the mano: engine {_record(state)}, "
-               f"reference {ref.record.as_row()}", eng, ref, history)
+        _check(eng.juego_record == ref.record.as_dict(), f"juego record after the mano: engine "
+               f"{eng.juego_record}, reference {ref.record.as_dict()}", eng, ref, history)
         manos += 1
     tally["start", "partida played to its end"] += int(eng.partida_over)
     return manos

@@ -24,6 +24,6 @@ class JuegoRecord:
         else:
             self.manos += 1
 
-    def as_row(self) -> list[int]:
-        """As the state stores it: manos, team 0's four counts, team 1's."""
-        return [self.manos, *self.words[0], *self.words[1]]
+    def as_dict(self) -> dict:
+        """In the form of ``truque_env.Table.juego_record``: ``{"manos": m, "raise": (team 0, team 1), ...}``."""
+        return {"manos": self.manos, **{k: (self.words[0][i], self.words[1][i]) for i, k in enumerate(KINDS)}}

@@ -13,7 +13,6 @@ import pytest
 
 from tests.reference.argentino_ref import RefTable as ArgentinoRef
 from tests.reference.moteno_ref import RefTable as MotenoRef
-from tests.reference.record_ref import KINDS
 from truque_env import Table
 from truque_env.engine import header as H
 from truque_env.engine.record import OBS_RECORD_MAX
@@ -29,10 +28,7 @@ STRONG, WEAK = "1E 1B 4C", "3O 2C 5B"  # Moteño 1v1: seat 0 wins the first two 
 
 def record_of(t) -> dict:
     """The record of an engine ``Table`` or of a reference table, in the Table's form."""
-    if isinstance(t, Table):
-        return t.juego_record
-    r = t.record
-    return {"manos": r.manos, **{k: (r.words[0][i], r.words[1][i]) for i, k in enumerate(KINDS)}}
+    return t.juego_record if isinstance(t, Table) else t.record.as_dict()
 
 
 def expect(manos=0, raises=(0, 0), accept=(0, 0), refuse=(0, 0), leave=(0, 0)) -> dict:

@@ -27,7 +27,6 @@ import numpy as np
 
 from tests.reference.argentino_ref import RefTable
 from truque_env import Table
-from truque_env.engine import header as H
 from truque_env.traditions.argentino import actions as A
 from truque_env.traditions.argentino import kernels as K
 from truque_env.traditions.argentino import layout as L
@@ -107,11 +106,6 @@ def _scripted_hands(rng: random.Random, n: int) -> list[list[int]]:
 COVERAGE: dict[int, collections.Counter] = collections.defaultdict(collections.Counter)
 
 
-def _record(s) -> list[int]:
-    """The juego's record in the engine's state (manos, team 0's four counts, team 1's)."""
-    return [int(v) for v in s[L.REC_MANOS : L.REC_MANOS + H.RECORD_SIZE]]
-
-
 def run(team_size: int, manos: int, first_seed: int = 0) -> collections.Counter:
     """Play ``manos`` manos on both implementations; assert they agree; the words said, tallied."""
     rng = random.Random(first_seed * 7919 + team_size)
@@ -151,12 +145,12 @@ def run(team_size: int, manos: int, first_seed: int = 0) -> collections.Counter:
                 tally[A.ACTION_NAMES[a] if a < A.PLAY_BASE else _kind(a)] += 1
                 K.step_unchecked(s, a)
                 ref.act(a)
-                assert _record(s) == ref.record.as_row(), (options, eng.render())
+                assert eng.juego_record == ref.record.as_dict(), (options, eng.render())
             assert ref.done
             assert eng.result() == ref.result(), (options, eng.render())
             assert (eng.scores, eng.juegos, eng.dealer) == (ref.scores, ref.juegos, ref.dealer)
             assert eng.senas_log == ref.senas_log
-            assert _record(s) == ref.record.as_row(), (options, eng.render())  # manos counted, or a new juego
+            assert eng.juego_record == ref.record.as_dict(), (options, eng.render())  # manos counted, or a new juego
             played += 1
             tally["manos"] += 1
         assert eng.partida_over == ref.partida_over
