@@ -21,6 +21,7 @@ import numpy as np
 from truque_env.cards import card_str, hand_str, parse_hand
 from truque_env.engine.header import REC_KINDS, RECORD_SIZE
 from truque_env.settings import MatchSettings, resolve_tradition
+from truque_env.traditions.action_kinds import KIND_NAMES
 
 
 @dataclass
@@ -189,7 +190,7 @@ class Table:
         each team said one in it: ``{"manos": 2, "raise": (3, 1), ...}``."""
         row = [int(v) for v in self.state[self._L.REC_MANOS : self._L.REC_MANOS + RECORD_SIZE]]
         out: dict[str, object] = {"manos": row[0]}
-        for k, kind in enumerate(("raise", "accept", "refuse", "leave")):
+        for k, kind in enumerate(KIND_NAMES[:REC_KINDS]):
             out[kind] = (row[1 + k], row[1 + REC_KINDS + k])
         return out
 
