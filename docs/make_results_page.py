@@ -93,7 +93,8 @@ def run_all(juegos: int, analysis_juegos: int) -> None:
     for size in ANALYSIS_SIZES:
         for name, policy, _ in ANALYSED:
             run_analysis(AnalysisConfig(policy=policy, team_size=size, juegos=analysis_juegos,
-                                        ablation_opponent="heuristic", out=ANALYSES / f"{name}_{size}v{size}.json"))
+                                        ablation_opponent="heuristic", out=ANALYSES / f"{name}_{size}v{size}.json",
+                                        overwrite=True))
 
 
 # ----------------------------------------------------------------------------------------------

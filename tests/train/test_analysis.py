@@ -216,6 +216,21 @@ def test_senas_ablation_against_another_player_plays_both_forms_on_the_same_deal
         AN.run(AN.AnalysisConfig(policy="random", ablation_opponent="heuristic", manos=5))
 
 
+def test_the_analysis_refuses_to_replace_a_result_unless_told(tmp_path):
+    """No command overwrites a result without being told to: out (and the plot) are checked before any play."""
+    out = tmp_path / "a.json"
+    out.write_text("{}")
+    cfg = dict(policy="random", team_size=1, manos=5, influence_decisions=5, num_envs=4, bootstrap=5)
+    with pytest.raises(FileExistsError, match="--overwrite"):
+        AN.run(AN.AnalysisConfig(out=out, **cfg))
+    assert out.read_text() == "{}"
+    with pytest.raises(FileExistsError, match="--overwrite"):
+        AN.run(AN.AnalysisConfig(out=tmp_path / "b.json", plot=out, **cfg))
+    assert not (tmp_path / "b.json").exists()
+    AN.run(AN.AnalysisConfig(out=out, overwrite=True, **cfg))
+    assert json.loads(out.read_text())["config"]["overwrite"] is True
+
+
 # ---------------------------------------------------------------------------------------------
 # 5: bets by hand strength
 

@@ -12,7 +12,7 @@ from train.studies.analysis.bets import bet_frequencies, plot_bet_frequencies
 from train.studies.analysis.influence import causal_influence
 from train.studies.analysis.selfplay import PARES_BINS, _check_positive, _check_table
 from train.studies.analysis.senas import collect_senas, senas_mutual_information
-from truque_env.io import write_json_atomic
+from truque_env.io import check_new_output, write_json_atomic
 
 # --------------------------------------------------------------------------------------------
 # 7. the command line
@@ -49,6 +49,8 @@ class AnalysisConfig:
     """a PNG of the bet frequencies by hand strength (optional)"""
     compare: tuple[str, ...] = ()
     """more policies whose bet frequencies are measured and drawn on the plot"""
+    overwrite: bool = False
+    """replace the results at out and the plot (without it, both are refused if present)"""
 
 
 def run(cfg: AnalysisConfig) -> dict:
@@ -68,6 +70,8 @@ def run(cfg: AnalysisConfig) -> dict:
         fresh(name)
     if cfg.ablation_opponent and not cfg.juegos:
         raise ValueError("ablation_opponent needs juegos > 0 (the juegos of each match)")
+    for path in (cfg.out, *([cfg.plot] if cfg.plot is not None else [])):  # before any play
+        check_new_output(path, cfg.overwrite)
     common = {"team_size": cfg.team_size, "p_intercept": cfg.p_intercept, "seed": cfg.seed, "num_envs": cfg.num_envs}
     records = collect_senas(fresh(cfg.policy), manos=cfg.manos, **common)
     results: dict = {"config": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(cfg).items()}}
