@@ -360,4 +360,6 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from truque_env.command import run_command
+
+    run_command(main)

@@ -18,8 +18,6 @@ exit status 2; ``--debug`` (or the environment variable ``TRUQUE_DEBUG=1``) show
 from __future__ import annotations
 
 import dataclasses
-import os
-import sys
 from pathlib import Path
 from typing import Annotated, Union
 
@@ -32,6 +30,7 @@ from train.eval.duplicate import EvaluateConfig
 from train.eval.league import LeagueConfig
 from train.ppo.loop import PPOConfig
 from truque_cli.play import PlayConfig
+from truque_env.command import run_command
 from truque_env.simulate import SimulateConfig
 
 
@@ -150,29 +149,9 @@ def _train(cmd) -> None:
         print(f"wrote {cmd.out}")
 
 
-USER_ERRORS = (ValueError, FileNotFoundError, FileExistsError, IsADirectoryError, NotADirectoryError,
-               PermissionError)
-
-
 def main(argv=None) -> None:
-    args = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in args or os.environ.get("TRUQUE_DEBUG", "") not in ("", "0")
-    args = [a for a in args if a != "--debug"]
-    try:
-        cfg = tyro.cli(command_type(args), args=args, prog="truque", config=(tyro.conf.OmitSubcommandPrefixes,))
-        run(cfg)
-    except USER_ERRORS as exc:
-        if debug:
-            raise
-        message = str(exc) or type(exc).__name__
-        if isinstance(exc, OSError) and exc.filename is not None:
-            message = f"{exc.strerror or type(exc).__name__}: {exc.filename}"
-        print(f"error: {' '.join(message.split())}", file=sys.stderr)
-        raise SystemExit(2) from None
-    except BrokenPipeError:  # the reader went away (`truque ... | head`): not an error of ours
-        # nothing more reaches stdout, and Python's flush at exit must not fail on it again
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise SystemExit(1) from None
+    run_command(lambda args: run(tyro.cli(command_type(args), args=args, prog="truque",
+                                          config=(tyro.conf.OmitSubcommandPrefixes,))), argv)
 
 
 if __name__ == "__main__":

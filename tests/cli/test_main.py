@@ -146,3 +146,37 @@ def test_simulate_argentino_with_its_options(tmp_path, capsys):
     other = json.loads(out2.read_text())
     assert other["manos_with_flor_sung"] == 0 and other["manos_with_todo_dicho"] == 0
     assert other["tantos_per_mano"]["flor"] == 0
+
+
+
+@pytest.mark.parametrize("module, argv, message", [
+    ("train.studies.analysis.cli", ["--policy", "nobody"], "error: unknown policy 'nobody'"),
+    ("train.studies.exploiter", ["--minutes", "1", "--config", "nope.toml"], "error: No such file or directory: nope.toml"),
+    ("train.ppo.loop", ["--config", "nope.toml"], "error: No such file or directory: nope.toml"),
+])
+def test_the_python_m_commands_give_one_error_line_too(module, argv, message, capsys):
+    """The modules run as ``python -m`` share the console's handling (truque_env.command.run_command,
+    what their ``__main__`` guard calls): a user's mistake is one line, exit status 2; --debug still
+    shows the traceback."""
+    import importlib
+
+    from truque_env.command import run_command
+
+    main_ = importlib.import_module(module).main
+    with pytest.raises(SystemExit) as exit_:
+        run_command(main_, argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and err.startswith(message), err
+    with pytest.raises((ValueError, FileNotFoundError)):
+        run_command(main_, [*argv, "--debug"])
+
+
+def test_python_m_wires_the_one_line_error():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "train.studies.analysis", "--policy", "nobody"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and done.stderr.startswith("error: unknown policy 'nobody'"), done.stderr
+    assert "Traceback" not in done.stderr

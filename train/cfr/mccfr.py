@@ -391,4 +391,6 @@ def export_main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from truque_env.command import run_command
+
+    run_command(main)

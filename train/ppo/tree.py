@@ -275,4 +275,6 @@ def main(argv=None, prog: str = "python -m train.ppo.tree") -> TreePPORun:
 
 
 if __name__ == "__main__":
-    main()
+    from truque_env.command import run_command
+
+    run_command(main)

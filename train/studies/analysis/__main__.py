@@ -3,4 +3,6 @@
 from train.studies.analysis.cli import main
 
 if __name__ == "__main__":
-    main()
+    from truque_env.command import run_command
+
+    run_command(main)
