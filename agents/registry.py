@@ -7,7 +7,9 @@ señas), ``ppo`` for argentino (``agents/checkpoints/ppo_argentino.pt``: one net
 trained against a league) and ``ppo_1v1`` (the argentino bot shipped before it, 1 contra 1 only), ``heuristic_bluffer`` (the heuristic with its falsos turned up), the style bots of
 ``agents.styles`` for every tradition (``style_raiser``, ``style_caller``, ``style_folder``,
 ``style_bluffer``), ``ppo`` (the shipped Moteño bot, ``agents/checkpoints/ppo_moteno.pt``: one network for 1,
-2 and 3 contra 3, trained against a league), ``ppo_3v3`` (the bot shipped before it,
+2 and 3 contra 3, trained against a league aimed at issue 17's targets, configs/ppo_moteno_league_v5.toml),
+``ppo_league1`` (the first league bot, shipped before it, ``agents/checkpoints/ppo_moteno_league1.pt``,
+configs/ppo_moteno_league.toml), ``ppo_3v3`` (the bot shipped before both, trained for 3 contra 3,
 ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
 policy for 1 contra 1, ``agents/checkpoints/cfr_moteno_1v1.npz``, ``agents.cfr_policy``; ``cfr_threshold`` and
 ``cfr_pure`` play it thresholded at 0.15 and purified). A path to a
@@ -54,9 +56,10 @@ def _heuristic_without_senas(seed: int):
 
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
-MOTENO_BOT = CHECKPOINTS / "ppo_moteno.pt"  # configs/ppo_moteno_league.toml: 1, 2 and 3 contra 3 (issue 17)
+MOTENO_BOT = CHECKPOINTS / "ppo_moteno.pt"  # configs/ppo_moteno_league_v5.toml: 1, 2 and 3 contra 3 (issue 17)
 MOTENO_BOT_SIZES = (1, 2, 3)
-STRONG_BOT = CHECKPOINTS / "ppo_moteno_3v3.pt"  # the bot shipped before it (docs/training.md): any size
+MOTENO_LEAGUE1_BOT = CHECKPOINTS / "ppo_moteno_league1.pt"  # the one before it (configs/ppo_moteno_league.toml)
+STRONG_BOT = CHECKPOINTS / "ppo_moteno_3v3.pt"  # the bot shipped before both (docs/training.md): any size
 CFR_BOT = CHECKPOINTS / "cfr_moteno_1v1.npz"  # docs/cfr_mccfr.md: 1 contra 1 only
 ARGENTINO_BOT = CHECKPOINTS / "ppo_argentino.pt"  # configs/ppo_argentino_league.toml: 1 and 2 contra 2
 ARGENTINO_BOT_SIZES = (1, 2)
@@ -117,6 +120,7 @@ def _heuristic_argentino_bluffer(seed: int):
 # style bots (agents.styles: the mask and the tradition's ACTION_KIND)
 BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
                    "ppo": _shipped_ppo("ppo", MOTENO_BOT, team_sizes=MOTENO_BOT_SIZES),
+                   "ppo_league1": _shipped_ppo("ppo_league1", MOTENO_LEAGUE1_BOT, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_3v3": _shipped_ppo("ppo_3v3", STRONG_BOT), "cfr": _shipped_cfr("cfr"),
                    "cfr_threshold": _shipped_cfr("cfr_threshold", threshold=0.15),
                    "cfr_pure": _shipped_cfr("cfr_pure", purify=True), "heuristic_bluffer": _heuristic_bluffer},

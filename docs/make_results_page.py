@@ -38,19 +38,21 @@ PICTURES = ROOT / "docs" / "results"
 
 STYLES = ["style_raiser", "style_caller", "style_folder", "style_bluffer"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
-# tradition's league bot (issue 17); ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
+# tradition's league bot (issue 17); ``ppo_league1`` (Moteño's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the
+# bots shipped before them;
 # ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py).
 SECTIONS = [
-    ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_3v3", "cfr", "cfr_pure"]),
-    ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_3v3"]),
-    ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_3v3"]),
+    ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr", "cfr_pure"]),
+    ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
+    ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1"]),
     ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo"]),
 ]
 # the Moteño bots whose falsos and señas are measured: (label, policy, the training page's file of the
 # same measurement, read when the analysis with the ablation against the heuristic is missing)
 ANALYSED = [("heuristic", "heuristic", "analysis_heuristic_{k}v{k}.json"),
-            ("ppo_3v3", "ppo_3v3", "analysis_ppo_{k}v{k}.json"), ("ppo", "ppo", None)]
+            ("ppo_3v3", "ppo_3v3", "analysis_ppo_{k}v{k}.json"), ("ppo_league1", "ppo_league1", None),
+            ("ppo", "ppo", None)]
 ANALYSIS_SIZES = (3,)
 LEAGUE_JUEGOS = 2000
 ANALYSIS_JUEGOS = 4000
@@ -206,8 +208,8 @@ def exploitability_section() -> list[str]:
     lines = ["## Exploitability", "",
              "A PPO exploiter trained against the frozen bot alone (warm-started from it), then duplicate juegos "
              "against it: how much a best response of that budget wins. `ppo_moteno` and `ppo_argentino` are each "
-             "tradition's `ppo`, trained against a league; `ppo_moteno_3v3` and `ppo_argentino_1v1` the bots before "
-             "them ([league.md](league.md)).", "",
+             "tradition's `ppo`, trained against a league; `ppo_moteno_league1` (the first Moteño league bot), "
+             "`ppo_moteno_3v3` and `ppo_argentino_1v1` the bots before them ([league.md](league.md)).", "",
              "| bot | tradition | size | exploiter wins | juegos | training |", "|---|---|---|---|---|---|"]
     paths = sorted(RESULTS.glob("exploiter_*.json"))
     for path in paths:

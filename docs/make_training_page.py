@@ -289,7 +289,7 @@ def build_page(paths: dict, out: Path) -> None:
              "`benchmarks/results/`; do not edit by hand.*", "",
              "## The first shipped bot, now `ppo_3v3`", "",
              "`agents/checkpoints/ppo_moteno_3v3.pt` (the registry name `ppo_3v3`; since issue 17 the name `ppo` is "
-             "the league bot of `configs/ppo_moteno_league.toml`, measured against every bot in "
+             "the league bot of `configs/ppo_moteno_league_v5.toml`, measured against every bot in "
              "[results.md](results.md)), trained by the commands at the top "
              + ("of its config:" if len(paths["stages"]) == 1 else
                 "of each stage's config; each stage starts from the previous one's last checkpoint:"), ""]

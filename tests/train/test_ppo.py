@@ -324,15 +324,16 @@ def test_fixed_bots_hold_some_tables_and_resume_stays_exact(tmp_path, fixed_thre
         _tiny(tmp_path, p_bot=0.2, bot_opponents=("nobody",)).validate()
 
 
-@pytest.mark.parametrize("name, sizes", [("ppo", (1, 2, 3)), ("ppo_3v3", (1, 2, 3, 4))])
+@pytest.mark.parametrize("name, sizes", [("ppo", (1, 2, 3)), ("ppo_league1", (1, 2, 3)), ("ppo_3v3", (1, 2, 3, 4))])
 def test_the_shipped_moteno_bots_load_by_name_and_play_their_team_sizes(name, sizes):
-    """``ppo``: the league bot (configs/ppo_moteno_league.toml), 1 to 3 contra 3; ``ppo_3v3``: the bot
-    shipped before it, trained for 3 contra 3, any size."""
-    from agents.registry import MOTENO_BOT, STRONG_BOT, load_policy
+    """``ppo``: the league bot aimed at issue 17's targets (configs/ppo_moteno_league_v5.toml), 1 to 3
+    contra 3; ``ppo_league1``: the first league bot (configs/ppo_moteno_league.toml), shipped before it;
+    ``ppo_3v3``: the bot shipped before both, trained for 3 contra 3, any size."""
+    from agents.registry import MOTENO_BOT, MOTENO_LEAGUE1_BOT, STRONG_BOT, load_policy
     from train.eval.duplicate import play_match
     from truque_env.vector import VectorEnv
 
-    for path in (MOTENO_BOT, STRONG_BOT):
+    for path in (MOTENO_BOT, MOTENO_LEAGUE1_BOT, STRONG_BOT):
         assert path.stat().st_size < 5_000_000  # the actor alone: small enough to ship
         assert all(k.startswith("actor") for k in load_checkpoint(path)["model"])
     bot = load_policy(name, seed=0)
@@ -347,7 +348,6 @@ def test_the_shipped_moteno_bots_load_by_name_and_play_their_team_sizes(name, si
     if 4 not in sizes:
         with pytest.raises(ValueError, match="plays 1 contra 1, 2 contra 2, 3 contra 3 only, not 4 contra 4"):
             play_match(bot, load_policy("random"), team_size=4, episodes=2)
-            obs, mask, *_ = env.step(acts)
 
 
 def test_a_fixed_short_run_keeps_its_exact_parameters(tmp_path, fixed_threads):
