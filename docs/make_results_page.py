@@ -42,7 +42,8 @@ STYLES = ["style_raiser", "style_caller", "style_folder", "style_bluffer"]
 # bots shipped before them;
 # ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py).
 SECTIONS = [
-    ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr", "cfr_pure"]),
+    ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
+                   "cfr_pure"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1"]),

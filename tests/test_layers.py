@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # (module prefix, layer); the longest matching prefix decides
 LAYERS = (
-    ("truque_env._jit_cache", 0), ("truque_env.io", 0), ("truque_env.command", 0), ("truque_env.cards", 0), ("truque_env.engine", 0),
+    ("truque_env._jit_cache", 0), ("truque_env.io", 0), ("truque_env.command", 0), ("truque_env.cards", 0),
+    ("truque_env.engine", 0),
     ("truque_env.traditions", 1),
     # deprecated aliases of the Moteño modules that moved into its tradition package (one release)
     *((f"truque_env.engine.{m}", 1) for m in ("layout", "actions", "kernels", "observation", "batch",

@@ -148,10 +148,10 @@ def test_simulate_argentino_with_its_options(tmp_path, capsys):
     assert other["tantos_per_mano"]["flor"] == 0
 
 
-
 @pytest.mark.parametrize("module, argv, message", [
     ("train.studies.analysis.cli", ["--policy", "nobody"], "error: unknown policy 'nobody'"),
-    ("train.studies.exploiter", ["--minutes", "1", "--config", "nope.toml"], "error: No such file or directory: nope.toml"),
+    ("train.studies.exploiter", ["--minutes", "1", "--config", "nope.toml"],
+     "error: No such file or directory: nope.toml"),
     ("train.ppo.loop", ["--config", "nope.toml"], "error: No such file or directory: nope.toml"),
 ])
 def test_the_python_m_commands_give_one_error_line_too(module, argv, message, capsys):
