@@ -33,7 +33,7 @@ import numpy as np
 
 from train.cfr.games import load_game
 from train.cfr.solvers import Solver, exploitability
-from truque_env.io import write_json_atomic
+from truque_env.io import check_new_output, write_json_atomic
 
 GAME = "leduc_poker"
 
@@ -84,7 +84,9 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="small runs, for a smoke run")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "bench_cfr.json")
+    ap.add_argument("--overwrite", action="store_true", help="replace --out if it exists (a committed figure)")
     args = ap.parse_args(argv)
+    check_new_output(args.out, args.overwrite)  # before any measuring
     repeats = 2 if args.quick else args.repeats
     # iterations per timed run: each side's runs last a fraction of a second to a few seconds
     sizes = {"cfr_plus": {"ours": 100 if args.quick else 1000, "openspiel": 5 if args.quick else 30},
@@ -100,6 +102,7 @@ def main(argv=None):
         "machine": {"cpu_count": os.cpu_count(), "numba_threads": numba.get_num_threads(),
                     "python": platform.python_version(), "numba": numba.__version__, "numpy": np.__version__},
         "repeats": repeats,
+        "load_average_before": os.getloadavg(),  # a figure taken while another job ran is not a figure
         "solvers": {},
     }
     if pyspiel is not None:
@@ -123,9 +126,12 @@ def main(argv=None):
                                               "ours": exploitability(same.game, same.average_policy())}
         results["solvers"][name] = row
         print(line)
+    results["load_average_after"] = os.getloadavg()
     write_json_atomic(args.out, results)
     print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":
-    main()
+    from truque_env.command import run_command
+
+    run_command(main)

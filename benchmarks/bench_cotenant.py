@@ -156,13 +156,16 @@ def main(argv=None) -> None:
     ap.add_argument("--rounds", type=int, default=3, help="times each figure is taken (interleaved); the median is kept")
     ap.add_argument("--child", choices=["vector", "train"], help=argparse.SUPPRESS)
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "bench_cotenant.json")
+    ap.add_argument("--overwrite", action="store_true", help="replace --out if it exists (a committed figure)")
     args = ap.parse_args(argv)
     if args.child:
         print(json.dumps(child(args.child, args.quick)))
         return
     import statistics
 
-    from truque_env.io import write_json_atomic
+    from truque_env.io import check_new_output, write_json_atomic
+
+    check_new_output(args.out, args.overwrite)  # before any measuring
 
     rounds: dict = {name: {what: {"alone": [], "with_cotenant": []} for what in args.workloads}
                     for name in args.settings}
@@ -206,4 +209,6 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from truque_env.command import run_command
+
+    run_command(main)

@@ -28,7 +28,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from truque_env.io import write_json_atomic
+from truque_env.io import check_new_output, write_json_atomic
 
 try:
     from truque_env.traditions import get as get_tradition
@@ -123,11 +123,13 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "bench_engine.json")
+    ap.add_argument("--overwrite", action="store_true", help="replace --out if it exists (a committed figure)")
     ap.add_argument("--traditions", nargs="+", default=list(traditions()), help="the traditions to measure")
     args = ap.parse_args(argv)
     unknown = sorted(set(args.traditions) - set(traditions()))
     if unknown:
         ap.error(f"unknown tradition {unknown[0]!r}; known: {', '.join(traditions())}")
+    check_new_output(args.out, args.overwrite)  # before any measuring
     num_tables = 256 if args.quick else 4096
     manos = 4 if args.quick else 100
     decisions = 20 if args.quick else 200
@@ -166,4 +168,6 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    from truque_env.command import run_command
+
+    run_command(main)

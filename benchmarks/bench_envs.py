@@ -26,7 +26,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from truque_env.io import write_json_atomic
+from truque_env.io import check_new_output, write_json_atomic
 from truque_env.vector import VectorEnv
 
 
@@ -102,7 +102,9 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "bench_envs.json")
+    ap.add_argument("--overwrite", action="store_true", help="replace --out if it exists (a committed figure)")
     args = ap.parse_args(argv)
+    check_new_output(args.out, args.overwrite)  # before any measuring
     repeats = 2 if args.quick else args.repeats
     sizes = (1024,) if args.quick else (1024, 4096, 16384)
     vec_steps = 10 if args.quick else 100
@@ -132,4 +134,6 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    from truque_env.command import run_command
+
+    run_command(main)

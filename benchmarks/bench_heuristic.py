@@ -189,19 +189,21 @@ def main(argv=None):
     ap.add_argument("--juegos", type=int, default=128, help="juegos per match (and per corpus)")
     ap.add_argument("--before", type=Path, help="a checkout of an earlier commit, to time its heuristic too")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "bench_heuristic.json")
+    ap.add_argument("--overwrite", action="store_true", help="replace --out if it exists (a committed figure)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         return child(args)
-    from truque_env.io import write_json_atomic
+    from truque_env.io import check_new_output, write_json_atomic
 
     if args.before is not None and not (args.before / "agents" / "heuristic").is_dir():
-        raise SystemExit(f"error: --before {args.before}: no agents/heuristic/ there")
+        raise ValueError(f"--before {args.before}: no agents/heuristic/ there")
     before = args.before.resolve() if args.before else None
     repeats = 1 if args.quick else args.repeats
     juegos = 8 if args.quick else args.juegos
     if juegos < 1 or repeats < 1:
-        raise SystemExit("error: --juegos and --repeats must be >= 1")
+        raise ValueError("--juegos and --repeats must be >= 1")
+    check_new_output(args.out, args.overwrite)  # before any measuring
     commit = None
     if before is not None:
         commit = subprocess.run(["git", "-C", str(before), "rev-parse", "HEAD"], capture_output=True, text=True,
@@ -234,4 +236,6 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    from truque_env.command import run_command
+
+    run_command(main)

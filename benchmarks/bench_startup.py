@@ -27,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent))
 
-from truque_env.io import write_json_atomic  # noqa: E402
+from truque_env.io import check_new_output, write_json_atomic  # noqa: E402
 
 
 def _probe(cache_dir: Path) -> dict:
@@ -41,9 +41,11 @@ def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=3, help="cold processes (twice as many warm ones, at least 1)")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "bench_startup.json")
+    ap.add_argument("--overwrite", action="store_true", help="replace --out if it exists (a committed figure)")
     args = ap.parse_args(argv)
     if args.repeats < 1:
-        raise SystemExit(f"error: --repeats must be at least 1, got {args.repeats}")
+        raise ValueError(f"--repeats must be at least 1, got {args.repeats}")
+    check_new_output(args.out, args.overwrite)  # before any measuring
     load_before = os.getloadavg()
     cold, warm = [], []
     for _ in range(args.repeats):
@@ -70,4 +72,6 @@ def main(argv=None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    from truque_env.command import run_command
+
+    run_command(main)

@@ -29,7 +29,7 @@ import numba
 import torch
 
 from train.ppo.loop import PPOConfig, train
-from truque_env.io import write_json_atomic
+from truque_env.io import check_new_output, write_json_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,10 +64,13 @@ def main(argv=None):
                     help="rollout workers to time each config with (1: this process; more: Ray actors)")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "bench_train.json")
+    ap.add_argument("--overwrite", action="store_true", help="replace --out if it exists (a committed figure)")
     args = ap.parse_args(argv)
+    check_new_output(args.out, args.overwrite)  # before any measuring
     if args.quick:
         args.configs, args.updates, args.warmup = ["ppo_moteno_1v1"], 2, 1
     results = {}
+    load_before = os.getloadavg()  # a figure taken while another job ran is not a figure
     for name in args.configs:
         for workers in args.workers:
             key = name if workers == 1 else f"{name}@{workers}_workers"
@@ -79,10 +82,13 @@ def main(argv=None):
         "machine": {"cpu_count": os.cpu_count(), "numba_threads": numba.get_num_threads(),
                     "torch_threads": torch.get_num_threads(), "python": platform.python_version(),
                     "numba": numba.__version__, "torch": torch.__version__},
+        "load_average_before": load_before, "load_average_after": os.getloadavg(),
         "results": results,
     })
     print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":
-    main()
+    from truque_env.command import run_command
+
+    run_command(main)

@@ -36,7 +36,7 @@ import numba
 
 from train.cfr.games import GAMES, TRUQUE_GAMES, load_game
 from train.cfr.solvers import SOLVERS, Solver, exploitability, policy_value
-from truque_env.io import atomic_output, write_json_atomic
+from truque_env.io import atomic_output, check_new_output, write_json_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_GAMES = ("truque_tiny", "truque_7")
@@ -118,6 +118,7 @@ def main(argv=None) -> dict:
                     help="keep the other games already in --out (to run the games as separate jobs)")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/cfr_convergence.json")
     ap.add_argument("--png", type=Path, default=ROOT / "docs/cfr/convergence.png")
+    ap.add_argument("--overwrite", action="store_true", help="replace --out and --png if they exist (committed figures)")
     args = ap.parse_args(argv)
     if args.seconds is not None and len(args.seconds) != len(args.games):
         ap.error(f"--seconds needs one budget per game ({len(args.games)})")
@@ -128,6 +129,9 @@ def main(argv=None) -> dict:
         plot(results, args.png)
         print(f"wrote {args.png}")
         return results
+    if not args.merge:  # --merge adds to --out and redraws --png from it: told to
+        for path in (args.out, args.png):
+            check_new_output(path, args.overwrite)  # before any solving
     table = QUICK_SECONDS if args.quick else SECONDS
     budgets = args.seconds or [table[g] for g in args.games]
     results = {
@@ -150,8 +154,9 @@ def main(argv=None) -> dict:
         build_seconds = time.perf_counter() - t0
         print(f"{name}: {game.num_nodes:,} nodes, {game.num_infostates:,} information states, "
               f"built in {build_seconds:.1f} s; {budget:g} s per solver", flush=True)
+        # per game: --merge runs the games as separate jobs, and a figure taken while another job ran is not one
         entry = {"nodes": game.num_nodes, "infostates": game.num_infostates, "build_seconds": round(build_seconds, 3),
-                 "budget_seconds": {}, "solvers": {}}
+                 "load_average_before": os.getloadavg(), "budget_seconds": {}, "solvers": {}}
         kept = results["games"].get(name, {})  # --merge: the solvers (and equilibrium) not run now stay
         for solver, r in kept.get("solvers", {}).items():
             if solver not in args.solvers:
@@ -199,4 +204,6 @@ def main(argv=None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    from truque_env.command import run_command
+
+    run_command(main)
