@@ -31,10 +31,12 @@ def from_toml(cls, path: Path, section: str, **overrides):
     data = dict(raw.get(section, raw))
     fields = {f.name: str(f.type) for f in dataclasses.fields(cls)}
     env = raw.get("env", {}) if section in raw else data.pop("env", {})
+    game = {f.name for f in dataclasses.fields(MatchSettings)} | {"episode"}
+    if not game & set(fields):  # a config that plays no game itself (truque train rounds): [env] is another's
+        env = {}
     if env:  # the game: [env] tradition = "moteno", team_size = 3, ... (truque_env.settings.MatchSettings)
         if not isinstance(env, dict):
             raise ValueError(f"{path}: [env] must be a table of match settings")
-        game = {f.name for f in dataclasses.fields(MatchSettings)} | {"episode"}
         bad = sorted(k for k in env if k not in game or k not in fields)
         if bad:
             raise ValueError(f"{path}: [env] {bad[0]!r} is not a match setting of this config; "

@@ -7,6 +7,7 @@
     truque train ppo --config FILE.toml           PPO self-play (flags override the file)
     truque train cfr --config FILE.toml           CFR / CFR+ / LCFR / DCFR / MCCFR on Kuhn, Leduc, reduced Truque
     truque train mccfr --config FILE.toml         MCCFR on the full 1 contra 1 mano
+    truque train rounds --config FILE.toml        a PPO league that trains exploiters of itself and takes them in
     truque train mccfr-export CKPT OUT            the average policy of an MCCFR run, to ship as the cfr bot
     truque train export RUN.pt OUT.pt             the actor of a PPO run's checkpoint, to ship as a bot
 
@@ -29,6 +30,7 @@ from train.cfr.solvers import CFRConfig
 from train.eval.duplicate import EvaluateConfig
 from train.eval.league import LeagueConfig
 from train.ppo.loop import PPOConfig
+from train.ppo.rounds import RoundsConfig
 from truque_cli.play import PlayConfig
 from truque_env.command import run_command
 from truque_env.simulate import SimulateConfig
@@ -59,7 +61,9 @@ class MCCFRExportConfig:
 # the trainers read their defaults from a TOML file (--config FILE.toml, its [section]); flags override
 TRAINERS = {"ppo": (PPOConfig, "ppo", "PPO self-play against a pool of snapshots"),
             "cfr": (CFRConfig, "cfr", "the CFR family with exact exploitability (Kuhn, Leduc, reduced Truque)"),
-            "mccfr": (MCCFRConfig, "mccfr", "external-sampling MCCFR on the full 1 contra 1 mano")}
+            "mccfr": (MCCFRConfig, "mccfr", "external-sampling MCCFR on the full 1 contra 1 mano"),
+            "rounds": (RoundsConfig, "rounds", "a PPO league (the file's [ppo]) that trains exploiters of itself "
+                                               "between its pieces and takes them in as entries")}
 CONFIG_HELP = (" --config FILE.toml gives the defaults (its [{section}] table, and [env] for the game); "
                "the flags below override them.")
 
@@ -73,7 +77,10 @@ def _trainer_default(cls, section: str, path: Path | None):
         return cls()
     if not path.is_file():
         raise UserError(f"--config {str(path)!r}: no such file")
-    return train_config.from_toml(cls, path, section)
+    cfg = train_config.from_toml(cls, path, section)
+    if cls is RoundsConfig and cfg.league is None:  # the league's [ppo] is in the same file
+        cfg = dataclasses.replace(cfg, league=path)
+    return cfg
 
 
 def command_type(args: list[str]):
@@ -81,7 +88,7 @@ def command_type(args: list[str]):
     config_path = train_config.take_config(args)
     chosen = args[1] if len(args) > 1 and args[0] == "train" else None
     if config_path is not None and chosen not in TRAINERS:
-        raise UserError("--config is for truque train ppo|cfr|mccfr")
+        raise UserError("--config is for truque train ppo|cfr|mccfr|rounds")
     trainers = [Annotated[cls, tyro.conf.subcommand(
         name, default=_trainer_default(cls, section, config_path if name == chosen else None),
         description=f"{desc}.{CONFIG_HELP.format(section=section)}")]
@@ -89,7 +96,7 @@ def command_type(args: list[str]):
     trainers += [Annotated[MCCFRExportConfig, tyro.conf.subcommand("mccfr-export")],
                  Annotated[ExportConfig, tyro.conf.subcommand("export")]]
     train = dataclasses.make_dataclass("Train", [("command", tyro.conf.OmitArgPrefixes[Union[tuple(trainers)]])])  # noqa: UP007
-    train.__doc__ = "Train a bot: ppo, cfr, mccfr; export a run's policy to ship it."
+    train.__doc__ = "Train a bot: ppo, cfr, mccfr, rounds; export a run's policy to ship it."
     return Union[  # noqa: UP007  (built at run time: each trainer's default may come from its --config)
         Annotated[SimulateConfig, tyro.conf.subcommand("simulate")],
         Annotated[PlayConfig, tyro.conf.subcommand("play")],
@@ -136,6 +143,10 @@ def _train(cmd) -> None:
         from train.cfr.mccfr import train
 
         train(cmd)  # which validates it
+    elif isinstance(cmd, RoundsConfig):
+        from train.ppo.rounds import run as run_rounds
+
+        run_rounds(cmd)  # which validates it
     elif isinstance(cmd, MCCFRExportConfig):
         from train.cfr.mccfr import export_policy
 

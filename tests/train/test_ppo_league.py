@@ -295,3 +295,23 @@ def test_team_size_tables_give_each_size_its_count_of_tables(tmp_path):
             _tiny(tmp_path, team_sizes=(1, 2), team_size_tables=bad).validate()
     with pytest.raises(ValueError, match="give team_sizes too"):
         _tiny(tmp_path, team_size_tables=(16,)).validate()
+
+
+def test_the_fourth_argentino_league_config_is_the_third_with_exploiter_rounds_in_its_budget():
+    """configs/ppo_argentino_league_v4.toml (issue 17): the third argentino run with exploiters of the
+    learner as entries (train/ppo/rounds.py): three rounds within the three hours, at the sizes the
+    bot plays; [ppo] alone is the league to the last piece's limit."""
+    from train.config import from_toml
+    from train.ppo.rounds import RoundsConfig
+
+    path = Path(__file__).resolve().parents[2] / "configs" / "ppo_argentino_league_v4.toml"
+    _, changed = _config_and_changes("ppo_argentino_league_v3", "ppo_argentino_league_v4")
+    plan = from_toml(RoundsConfig, path, "rounds")
+    assert changed == {"time_limit_minutes": (175.0, plan.league_minutes[-1]),
+                       "run_dir": ("runs/ppo_argentino_league_v3", "runs/ppo_argentino_league_v4")}
+    assert plan.league is None and plan.rounds == 3 and plan.planned_minutes <= 175 <= plan.budget_minutes == 180
+    league = PPOConfig.from_toml(path)
+    assert set(plan.exploiter_team_sizes) == set(league.sizes) and plan.exploiter_pfsp_target == 0.5
+    exploiter = PPOConfig.from_toml(path.parent / plan.exploiter_config.name, bc_dataset=None,
+                                     anchor_coef=0.0)  # as the exploiter reads it (train.studies.exploiter)
+    assert exploiter.tradition == league.tradition == "argentino"

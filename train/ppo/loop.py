@@ -456,7 +456,7 @@ def load_checkpoint(path: Path, cfg: PPOConfig | None = None) -> dict:
         check_made_for(ckpt.get("settings") or ckpt["config"], cfg.tradition, f"{path}")
         # num_workers: the workers' own check names it (a run resumes with the workers that wrote it)
         keys = [f.name for f in dataclasses.fields(PPOConfig)
-                if f.name not in (*SAFE_TO_CHANGE_ON_RESUME, "num_workers", "bot_opponents")]
+                if f.name not in (*SAFE_TO_CHANGE_ON_RESUME, "num_workers", "bot_opponents", "pfsp_targets")]
         stored = {**config.to_dict(PPOConfig()), **ckpt["config"]}  # a setting added since: its default
         config.check_same_settings(path, stored, cfg, keys, what="config",
                                    hint=f"a resumed run keeps its settings; these may change: "
@@ -465,6 +465,13 @@ def load_checkpoint(path: Path, cfg: PPOConfig | None = None) -> dict:
         if tuple(cfg.bot_opponents[:len(before)]) != before:  # new entries (an exploiter of the run) join at the end
             raise ValueError(f"{path}: bot_opponents may only grow on resume, new bots after the run's "
                              f"{list(before)}; got {list(cfg.bot_opponents)}")
+        # the targets the run had stay; a new entry may come with one of its own
+        targets, new = dict(stored["pfsp_targets"]), set(cfg.bot_opponents[len(before):]) - set(before)
+        kept = {k: v for k, v in cfg.pfsp_targets.items() if k not in new}
+        if kept != targets:
+            raise ValueError(f"{path}: checkpoint from another config: pfsp_targets = {targets!r}, this run has "
+                             f"{dict(cfg.pfsp_targets)!r} (a resumed run keeps its targets; only the bots it "
+                             f"adds to bot_opponents may bring targets of their own)")
     return ckpt
 
 
