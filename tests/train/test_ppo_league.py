@@ -298,9 +298,9 @@ def test_team_size_tables_give_each_size_its_count_of_tables(tmp_path):
 
 
 def test_the_fourth_argentino_league_config_is_the_third_with_exploiter_rounds_in_its_budget():
-    """configs/ppo_argentino_league_v4.toml (issue 17): the third argentino run with exploiters of the
-    learner as entries (train/ppo/rounds.py): three rounds within the three hours, at the sizes the
-    bot plays; [ppo] alone is the league to the last piece's limit."""
+    """configs/ppo_argentino_league_v4.toml (issue 17): the third argentino run (v3) with exploiters
+    of the learner as entries (train/ppo/rounds.py): three rounds within the three hours, at the
+    sizes the bot plays; [ppo] alone is the league to the last piece's limit."""
     from train.config import from_toml
     from train.ppo.rounds import RoundsConfig
 
