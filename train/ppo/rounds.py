@@ -31,6 +31,7 @@ piece resumes exactly from its checkpoint; an exploiter cut short trains again f
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import time
@@ -110,19 +111,18 @@ class RoundsConfig:
         return json.loads(json.dumps({k: v for k, v in config.to_dict(self).items() if k not in ("resume", "overwrite")}))
 
 
-def league_piece(cfg: RoundsConfig, k: int, exploiters: list[str], resume: bool):
-    """The league's PPO run for piece ``k``: its config with the exploiters so far appended to
-    ``bot_opponents`` (with their PFSP targets if it aims at targets) and the piece's time limit."""
-    from train.ppo.loop import PPOConfig
-
-    base = PPOConfig.from_toml(cfg.league, resume=resume)
+def league_piece(cfg: RoundsConfig, base, k: int, exploiters: list[str], resume: bool):
+    """The league's PPO run for piece ``k``: ``base`` (its config as read) with the exploiters so far
+    appended to ``bot_opponents`` (with their PFSP targets if it aims at targets) and the piece's
+    time limit."""
     targets = dict(base.pfsp_targets)
     if targets:
         targets.update({e: cfg.exploiter_pfsp_target for e in exploiters})
-    over = dict(resume=resume, overwrite=cfg.overwrite and k == 0 and not resume,
-                time_limit_minutes=cfg.league_minutes[k], bot_opponents=(*base.bot_opponents, *exploiters),
-                pfsp_targets=targets)
-    return PPOConfig.from_toml(cfg.league, **over)
+    piece = dataclasses.replace(base, resume=resume, overwrite=cfg.overwrite and k == 0 and not resume,
+                                time_limit_minutes=cfg.league_minutes[k],
+                                bot_opponents=(*base.bot_opponents, *exploiters), pfsp_targets=targets)
+    piece.validate()
+    return piece
 
 
 def run(cfg: RoundsConfig) -> dict:
@@ -166,8 +166,7 @@ def run(cfg: RoundsConfig) -> dict:
         if ("league", k) not in done:
             started = (run_dir / "checkpoint.pt").is_file() and (k > 0 or cfg.resume)
             t0 = time.perf_counter()
-            state = train(league_piece(cfg, k, exploiters, resume=started))
-            rounds_dir.mkdir(parents=True, exist_ok=True)
+            state = train(league_piece(cfg, base, k, exploiters, resume=started))
             mark({"step": "league", "k": k, "time_limit_minutes": cfg.league_minutes[k], "update": state.update,
                   "decisions": state.decisions, "league_minutes": state.seconds / 60,
                   "wall_minutes": (time.perf_counter() - t0) / 60, "entries": len(exploiters)})
