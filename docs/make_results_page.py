@@ -13,6 +13,10 @@ What the page holds, and where each number comes from (all under ``benchmarks/re
   ``train.studies.analysis``): how often each bets with a weak hand and how often that bet wins
   without a showdown; the mutual information between its señas and its hand, their causal
   influence on a partner, and the señas ablation against itself and **against the heuristic**.
+* **Falsos and answers** of the argentino bots (from their league matches, whose reports count
+  them, ``train/eval/styles/argentino.py``): weak-hand bets and how often they win without a
+  showdown; how often the bot refuses an envido holding 29 or more, against the heuristic and
+  against a rival who bets everything.
 * **Exploitability** (``exploiter_*.json``, by ``train.studies.exploiter``): how much a PPO
   exploiter trained against the frozen bot wins against it; and on the reduced games, where it is
   exact (``reduced_exploitability.json``, by ``train.studies.reduced_exploitability``), PPO's
@@ -55,6 +59,10 @@ ANALYSED = [("heuristic", "heuristic", "analysis_heuristic_{k}v{k}.json"),
             ("ppo_3v3", "ppo_3v3", "analysis_ppo_{k}v{k}.json"), ("ppo_league1", "ppo_league1", None),
             ("ppo", "ppo", None)]
 ANALYSIS_SIZES = (3,)
+# the argentino bots whose falsos and answers the page shows (from their league matches), and the envido
+# bins of train/eval/styles/argentino.py that are strong
+ARGENTINO_FALSOS = ("heuristic", "heuristic_bluffer", "ppo", "ppo_1v1")
+STRONG_ENVIDO = ("29-30", "31-33")
 LEAGUE_JUEGOS = 2000
 ANALYSIS_JUEGOS = 4000
 
@@ -205,6 +213,60 @@ def analysis_section() -> list[str]:
     return [*lines, ""]
 
 
+def _side_of(match: dict, bot: str):
+    return "A" if match["A"] == bot else "B" if match["B"] == bot else None
+
+
+def _match(league: dict, bot: str, other: str):
+    """The league's match of ``bot`` and ``other`` and ``bot``'s side in it, or (None, None)."""
+    for m in league["matches"]:
+        if {m["A"], m["B"]} == {bot, other}:
+            return m, _side_of(m, bot)
+    return None, None
+
+
+def _refused_strong_envido(match: dict, side: str):
+    """The share of the rival's envidos that ``side`` refused holding 29 or more of envido."""
+    rows = [r for r in match["answers"][side]["envido"] if r["bin"] in STRONG_ENVIDO]
+    n = sum(r["answered"] for r in rows)
+    return (sum(r["refused"]["count"] for r in rows) / n if n else None), n
+
+
+def argentino_falsos_section() -> list[str]:
+    """Truco argentino's falsos and answers, read from the league matches (train/eval/styles/argentino.py)."""
+    lines = ["## Falsos and answers (argentino)", "",
+             "From each bot's league match against the heuristic (the heuristic's own: against random), and against "
+             "`style_raiser`, who bets and raises "
+             "everything: a rival's envido is then no sign of his hand, and refusing it with a strong one gives "
+             "points away (the exploiters of the argentino bots bet it that way). Weak: envido < 20, or a truco "
+             "hand with no unplayed card from the treses up and no baza won. *won* = the bet was the last raise and "
+             "the rivals said no quiero. *refuses 29+*: of the rival's envidos answered holding 29 to 33 of envido, "
+             "the share refused.", "",
+             "| bot | size | weak envido bet / won | weak truco bet / won | refuses 29+ (vs heuristic or random) | "
+             "refuses 29+ (vs style_raiser) |", "|---|---|---|---|---|---|"]
+    for tradition, size, bots in SECTIONS:
+        if tradition != "argentino":
+            continue
+        path = league_dir(tradition, size) / "league.json"
+        league = json.loads(path.read_text()) if path.exists() else None
+        for bot in (b for b in bots if b in ARGENTINO_FALSOS):
+            rival = "random" if bot == "heuristic" else "heuristic"
+            m, side = _match(league, bot, rival) if league else (None, None)
+            r, rside = _match(league, bot, "style_raiser") if league else (None, None)
+            if m is None or "answers" not in m:
+                lines.append(f"| {label(bot)} | {size}v{size} | not measured yet (`--run`) | | | |")
+                continue
+            b = m["bluffs"][side]
+            bets = [f"{_pct(b[k]['bet_when_weak']['rate'])} / {_pct(b[k]['weak_refused']['rate'])}"
+                    for k in ("envido", "truco")]
+            refusals = []
+            for match, sd in ((m, side), (r, rside)):
+                share, n = _refused_strong_envido(match, sd) if match is not None and "answers" in match else (None, 0)
+                refusals.append(f"{_pct(share)} of {n:,}" if n else "–")
+            lines.append(f"| {label(bot)} | {size}v{size} | {bets[0]} | {bets[1]} | {refusals[0]} | {refusals[1]} |")
+    return [*lines, ""]
+
+
 def exploitability_section() -> list[str]:
     lines = ["## Exploitability", "",
              "A PPO exploiter trained against the frozen bot alone (warm-started from it), then duplicate juegos "
@@ -259,6 +321,7 @@ def render() -> str:
     for tradition, size, bots in SECTIONS:
         out += league_section(tradition, size, bots)
     out += analysis_section()
+    out += argentino_falsos_section()
     out += exploitability_section()
     out += reduced_section()
     return "\n".join(out).rstrip() + "\n"

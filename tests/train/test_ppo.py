@@ -609,19 +609,22 @@ def test_a_resume_refuses_changed_settings_but_the_safe_ones(tmp_path):
     train(_tiny(tmp_path, team_size=1, total_decisions=16 * 8 * 2, resume=True, log_every=7, tensorboard=False))
 
 
-def test_the_evaluation_summary_of_a_tradition_without_style_statistics():
-    """Argentino's reports have no bluff or seña sections (train/eval/styles/ has Moteño's only):
-    the in-loop evaluation logs its win rate and points without them."""
+def test_the_evaluation_summary_with_and_without_style_statistics():
+    """The in-loop evaluation logs the bluff rates of a tradition whose style module counts them
+    (argentino's: train/eval/styles/argentino.py), and its win rate and points without them."""
+    import dataclasses
+
     from agents.registry import load_policy
     from train.eval.duplicate import play_match
     from train.ppo.loop import eval_summary
 
     report = play_match(load_policy("random", 1), load_policy("random", 2), tradition="argentino", team_size=1,
                         episodes=8, num_envs=8, seed=0, progress=False)
-    assert report.bluffs is None
     out = eval_summary(report)
     assert 0 <= out["win_rate"] <= 1 and "chinas_per_mano/envido" in out
-    assert not any(k.startswith("bluff/") for k in out)
+    assert 0 <= out["bluff/envido_bet_when_weak"] <= 1 and "bluff/truco_weak_refused" in out
+    bare = eval_summary(dataclasses.replace(report, bluffs=None, senas=None, answers=None))
+    assert bare == {k: v for k, v in out.items() if not k.startswith(("bluff/", "senas/"))}
 
 
 @pytest.mark.parametrize("team_size", [1, 2, 3])

@@ -78,3 +78,28 @@ def test_the_reduced_games_section_reads_the_study_and_says_when_it_is_missing(p
         run(ReducedStudyConfig(games=("kuhn_poker",), out=str(out)))
     with pytest.raises(ValueError, match="unknown games"):
         run(ReducedStudyConfig(games=("go",), out=str(tmp_path / "x.json")))
+
+
+def test_the_argentino_falsos_come_from_the_league_matches(page, monkeypatch):
+    """The argentino bots' weak bets and their refusals of a strong envido, read from the league's
+    matches (their reports count them: train/eval/styles/argentino.py); a league without them says so."""
+    from agents.registry import load_policy
+    from train.eval.league import run_league
+
+    bots = ["random", "heuristic", "style_raiser"]
+    monkeypatch.setattr(page, "SECTIONS", [("argentino", 1, bots), ("argentino", 2, bots)])
+    run_league({b: (lambda s, b=b: load_policy(b, seed=s, tradition="argentino")) for b in bots}, tradition="argentino",
+               team_size=1, episodes=40, num_envs=40, seed=2, bootstrap=10, out_dir=page.league_dir("argentino", 1))
+    text = page.render().split("## Falsos and answers (argentino)")[1].split("## Exploitability")[0]
+    league = json.loads((page.league_dir("argentino", 1) / "league.json").read_text())
+    m = next(m for m in league["matches"] if {m["A"], m["B"]} == {"heuristic", "style_raiser"})
+    side = "A" if m["A"] == "heuristic" else "B"
+    strong = [r for r in m["answers"][side]["envido"] if r["bin"] in ("29-30", "31-33")]
+    n = sum(r["answered"] for r in strong)
+    assert n > 0  # the raiser bets every envido
+    row = next(line for line in text.splitlines() if line.startswith("| heuristic | 1v1 |"))
+    assert row.endswith(f"| {100 * sum(r['refused']['count'] for r in strong) / n:.1f}% of {n:,} |")
+    vs_random = next(m for m in league["matches"] if {m["A"], m["B"]} == {"heuristic", "random"})
+    weak = vs_random["bluffs"]["A" if vs_random["A"] == "heuristic" else "B"]["envido"]["bet_when_weak"]["rate"]
+    assert row.startswith(f"| heuristic | 1v1 | {100 * weak:.1f}% / ")
+    assert "| heuristic | 2v2 | not measured yet (`--run`) |" in text

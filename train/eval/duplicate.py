@@ -44,6 +44,11 @@ Bets and señas are detected from the action taken and these two states, in nump
   matas, treses) and whose team has not won a baza yet (a parda is not a win).
 * *won without a showdown*: the bet was the last raise of its exchange and the rivals refused
   it (``no quiero``): the final bet state is *refused* with this player as the raiser.
+* *truco argentino* (``train/eval/styles/argentino.py``): the same with its bets: an envido bet
+  (envido, real envido, falta envido, alone or with the truco) is weak below ``weak_pares`` of
+  envido; a weak truco hand holds no unplayed card from the treses up (the matas, the treses) and
+  has won no baza. Its reports also count the *answers* to the rivals' bets by the answerer's
+  hand (envido value bins, or weak / strong for the truco): how often he refuses or raises.
 * *honest seña*: a seña naming a card (perro, perra, cascabel, espada, basto, mata de espadas,
   mata de oros) if the signaller still holds that card unplayed; ``tres`` / ``dos`` if he holds
   an unplayed three / two; ``flor`` if his hand has flor; ``ciega`` if he holds none of the cards
@@ -358,6 +363,9 @@ class Report:
     """the tradition's style sections (train/eval/styles/); None for a tradition without one"""
     senas: dict | None
     definitions: dict = field(default_factory=lambda: dict(DEFINITIONS))
+    answers: dict | None = None
+    """the answers to the rivals' bets by the answerer's hand, for a tradition whose style module
+    counts them (truco argentino's); None otherwise"""
 
     def to_dict(self) -> dict:
         return _jsonable(asdict(self))
@@ -405,14 +413,14 @@ def build_report(stats: MatchStats, names: dict, config: dict, unit: str, seed: 
     mean, ci = ratio_ci(net, stats.pair_manos)
     chinas["net_A"] = {"mean": mean, "ci95": ci}
     defs = dict(DEFINITIONS)
-    bluffs = senas = None
+    bluffs = senas = answers = None
     if stats.style is not None:
         style = stats.style.report(manos, _rate)
-        bluffs, senas = style["bluffs"], style["senas"]
+        bluffs, senas, answers = style["bluffs"], style["senas"], style.get("answers")
         defs.update(STYLES[config.get("tradition", "moteno")].DEFINITIONS)
         defs["weak_pares"] = defs["weak_pares"].replace("weak_pares", f"{config.get('weak_pares', 20)}", 1)
     return Report(names=names, config=config, juegos=juegos, partidas=partidas, manos=manos,
-                  chinas_per_mano=chinas, bluffs=bluffs, senas=senas, definitions=defs)
+                  chinas_per_mano=chinas, bluffs=bluffs, senas=senas, definitions=defs, answers=answers)
 
 
 def play_match(a, b, *, names: dict | None = None, settings: MatchSettings | None = None, unit: str = "juego",
@@ -529,7 +537,8 @@ class EvaluateConfig:
     seed: Annotated[int, Field(ge=0)] = 0
     """seeds the deals, the first dealers and the policies"""
     weak_pares: Annotated[int, Field(ge=0)] = 20
-    """a pares bet by a hand worth less than this is a bluff"""
+    """a pares bet by a hand worth less than this is a bluff (truco argentino: an envido bet by a hand whose
+    envido is less than this)"""
     bootstrap: Annotated[int, Field(ge=0)] = 2000
     """bootstrap resamples for the paired CI"""
     out: Path = Path("runs/evaluate/report.json")

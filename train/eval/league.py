@@ -151,7 +151,10 @@ def run_league(policies: Mapping[str, Callable[[int], object]], *, settings: Mat
             eps[i, j] = eps[j, i] = sec["episodes"]
             matches.append({"A": names[i], "B": names[j], "seed": match_seed, "unit": unit,
                             "win_rate_A": sec["win_rate_A"], "wilson95": sec["wilson95"], "paired": sec["paired"],
-                            "chinas_net_A_per_mano": rep.chinas_per_mano["net_A"]})
+                            "chinas_net_A_per_mano": rep.chinas_per_mano["net_A"],
+                            # the tradition's style counts (train/eval/styles/), both sides: the falsos of the page
+                            **({"bluffs": rep.bluffs} if rep.bluffs is not None else {}),
+                            **({"answers": rep.answers} if rep.answers is not None else {})})
     rate = [[(wins[i, j] / eps[i, j]) if i != j and eps[i, j] else None for j in range(n)] for i in range(n)]
     strength = bradley_terry(wins)
     elo = 400 * np.log10(strength)

@@ -10,15 +10,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from train.eval.styles.common import (
+    NO_CARD,
+    SIDES,
+    bluff_section,
+    held_cards,
+    print_bluffs,
+    print_senas,
+    senas_section,
+)
 from truque_env.cards import card_id
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import layout as L
 from truque_env.traditions.moteno.rules import TRUQUE_POWER
 
-SIDES = ("A", "B")
 BET_KINDS = ("pares", "truco")
 POWER_TRES = int(TRUQUE_POWER[card_id(3, "O")])  # treses: 10 (the piezas and matas are above)
-NO_CARD = 40  # sentinel column in the card tables below (a played slot)
 
 
 def _sena_tables() -> np.ndarray:
@@ -82,11 +89,7 @@ class StyleStats:
         rows = np.arange(t.size)
         ph = S0[:, L.PHASE]
         seen = S0[:, L.CARDS_SEEN] == 1
-        # the actor's unplayed cards (NO_CARD for played slots)
-        slots = np.arange(3)
-        hand = S0[rows[:, None], L.HAND + 3 * p[:, None] + slots]
-        played = (S0[rows, L.HAND_PLAYED + p][:, None] >> slots) & 1
-        held = np.where(played == 0, hand, NO_CARD)
+        held = held_cards(L, S0, p)  # the actor's unplayed cards (NO_CARD for played slots)
         can_bet = np.stack([mask[:, A.PARES_BASE : A.FLORES_BASE].any(axis=1) | (mask[:, A.FALTA] == 1),
                             mask[:, A.TRUCO : A.PANUEVE + 1].any(axis=1)], axis=1)
 
@@ -144,54 +147,16 @@ class StyleStats:
 
     def report(self, manos: int, rate) -> dict:
         """The report's sections ``bluffs`` and ``senas`` (``rate(k, n)``: a count with its Wilson CI)."""
-        bluffs: dict = {}
-        for si, side in enumerate(SIDES):
-            bluffs[side] = {}
-            for kind, kname in enumerate(BET_KINDS):
-                bets, ref = self.bets[si, kind], self.refused[si, kind]
-                all_bets = int(bets.sum())
-                bluffs[side][kname] = {
-                    "bets_with_cards": all_bets,
-                    "bets_per_mano": all_bets / manos if manos else None,
-                    "blind_bets": int(self.blind_bets[si, kind]),
-                    "weak": rate(bets[1], all_bets),
-                    "weak_per_mano": int(bets[1]) / manos if manos else None,
-                    "bet_when_weak": rate(bets[1], self.chances[si, kind, 1]),
-                    "bet_when_strong": rate(bets[0], self.chances[si, kind, 0]),
-                    "weak_refused": rate(ref[1], bets[1]),
-                    "strong_refused": rate(ref[0], bets[0]),
-                }
-        senas: dict = {}
-        for si, side in enumerate(SIDES):
-            senas[side] = {}
-            for k, name in enumerate(A.SENA_NAMES):
-                c = int(self.senas[si, k])
-                senas[side][name] = {"count": c, "per_mano": c / manos if manos else None,
-                                     "honest": rate(self.senas_honest[si, k], c)}
-            total = int(self.senas[si].sum())
-            senas[side]["all"] = {"count": total, "per_mano": total / manos if manos else None,
-                                  "honest": rate(self.senas_honest[si].sum(), total)}
+        bluffs = {side: {kname: bluff_section(self.bets[si, kind], self.refused[si, kind], self.chances[si, kind],
+                                              self.blind_bets[si, kind], manos, rate)
+                         for kind, kname in enumerate(BET_KINDS)}
+                  for si, side in enumerate(SIDES)}
+        senas = {side: senas_section(self.senas[si], self.senas_honest[si], A.SENA_NAMES, manos, rate)
+                 for si, side in enumerate(SIDES)}
         return {"bluffs": bluffs, "senas": senas}
 
 
 def print_sections(d: dict, console, fmt_rate) -> None:
     """The report's bluffs and señas as two tables."""
-    from rich.table import Table
-
-    t = Table(title="bluffs: bets with a weak hand, and refused (won without a showdown); Wilson 95% CI")
-    for col in ("side", "bet", "with cards", "blind", "weak", "bet when weak", "weak refused", "strong refused"):
-        t.add_column(col)
-    for side in SIDES:
-        for kind in BET_KINDS:
-            b = d["bluffs"][side][kind]
-            t.add_row(side, kind, str(b["bets_with_cards"]), str(b["blind_bets"]), fmt_rate(b["weak"]),
-                      fmt_rate(b["bet_when_weak"]), fmt_rate(b["weak_refused"]), fmt_rate(b["strong_refused"]))
-    console.print(t)
-    t = Table(title="señas: made per mano, and honest (Wilson 95% CI)")
-    for col in ("seña", *(f"{s} per mano" for s in SIDES), *(f"{s} honest" for s in SIDES)):
-        t.add_column(col)
-    for name in (*A.SENA_NAMES, "all"):
-        rows = [d["senas"][s][name] for s in SIDES]
-        t.add_row(name, *(f"{r['per_mano']:.3f}" if r["per_mano"] is not None else "–" for r in rows),
-                  *(fmt_rate(r["honest"]) for r in rows))
-    console.print(t)
+    print_bluffs(d, console, fmt_rate, BET_KINDS)
+    print_senas(d, console, fmt_rate, A.SENA_NAMES)
