@@ -30,6 +30,8 @@ sena_rate           0.9      make the honest seña at the first chance (team gam
 skill_edge          4.0      the race model's edge (1: even rivals)
 equity_exponent     1.5      the race model's exponent
 todo_dicho_falta    6        say todo dicho when ahead and the falta (what it lacks) is this small
+bluff_falta         0.0      open with the falta envido whatever the hand, per chance (1.0: the
+                             registry's ``heuristic_faltero``, the exploiters' weapon)
 ==================  =======  ==============================================================
 
 Against ``random`` it wins 96.0% of 2,000 duplicate juegos in 1 contra 1 and 96.5% in 2 contra 2

@@ -68,8 +68,8 @@ ENVIDO_BEATS = _envido_beats()
 # params (HeuristicArgentinoConfig.as_array)
 P_ENV_OPEN, P_ENV_REAL, P_ENV_FALTA, P_ENV_RESPECT, P_TRUCO_RESPECT = 0, 1, 2, 3, 4
 P_TRUCO_CALL, P_TRUCO_RAISE, P_BLUFF_ENVIDO, P_BLUFF_TRUCO, P_SENA_RATE = 5, 6, 7, 8, 9
-P_SKILL_EDGE, P_EQUITY_EXPONENT, P_TODO_DICHO_FALTA = 10, 11, 12
-NUM_PARAMS = 13
+P_SKILL_EDGE, P_EQUITY_EXPONENT, P_TODO_DICHO_FALTA, P_BLUFF_FALTA = 10, 11, 12, 13
+NUM_PARAMS = 14
 
 
 @njit(cache=True)
@@ -444,6 +444,8 @@ def decide(o, mask, u, params, out_i):
         return A.QUIERO
     # my turn to play
     if mask[A.ENVIDO] or mask[A.REAL_ENVIDO] or mask[A.FALTA_ENVIDO]:
+        if mask[A.FALTA_ENVIDO] and u[1] < params[P_BLUFF_FALTA]:
+            return A.FALTA_ENVIDO  # whatever the hand: the faltero (0 by default: the heuristic's decisions)
         bluff = u[1] < params[P_BLUFF_ENVIDO]
         if mask[A.FALTA_ENVIDO] and p_env >= params[P_ENV_FALTA] and _worth_accepting(
                 p_env, falta, 0, i_lack, they_lack, params[P_SKILL_EDGE], params[P_EQUITY_EXPONENT]):

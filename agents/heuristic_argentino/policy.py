@@ -26,6 +26,7 @@ class ArgentinoHeuristicConfig:
     skill_edge: float = 4.0
     equity_exponent: float = 1.5
     todo_dicho_falta: float = 6
+    bluff_falta: float = 0.0
 
     @classmethod
     def from_dict(cls, d: dict | None) -> ArgentinoHeuristicConfig:
@@ -42,7 +43,8 @@ class ArgentinoHeuristicConfig:
     def as_array(self) -> np.ndarray:
         values = asdict(self)
         order = ("envido_open", "envido_real", "envido_falta", "envido_respect", "truco_respect", "truco_call",
-                 "truco_raise", "bluff_envido", "bluff_truco", "sena_rate", "skill_edge", "equity_exponent", "todo_dicho_falta")
+                 "truco_raise", "bluff_envido", "bluff_truco", "sena_rate", "skill_edge", "equity_exponent", "todo_dicho_falta",
+                 "bluff_falta")
         assert len(order) == HK.NUM_PARAMS
         return np.array([float(values[k]) for k in order], dtype=np.float64)
 

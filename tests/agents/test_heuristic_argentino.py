@@ -114,3 +114,26 @@ def test_it_beats_random_clearly(team_size):
     r = play_match(load_policy("heuristic", seed=1, tradition="argentino"), load_policy("random", seed=2),
                    tradition="argentino", team_size=team_size, episodes=200, num_envs=100, seed=11, progress=False)
     assert r.juegos["win_rate_A"] >= 0.85
+
+
+def test_the_faltero_opens_the_falta_envido_at_every_turn_it_may_and_the_heuristic_does_not():
+    """heuristic_faltero (bluff_falta = 1): how the league bots' exploiters bet the envido."""
+    from truque_env.traditions.argentino import layout as L
+
+    env = VectorEnv(64, tradition="argentino", team_size=1, seed=7)
+    obs, mask, *_ = env.reset()
+    rows_obs, rows_mask = [], []
+    walk = load_policy("random", seed=3, tradition="argentino")
+    for _ in range(60):  # positions of random play
+        rows_obs.append(obs.copy())
+        rows_mask.append(mask.copy())
+        obs, mask, *_ = env.step(walk.act_batch(obs, mask))
+    obs, mask = np.concatenate(rows_obs), np.concatenate(rows_mask)
+    turn = (mask[:, A.FALTA_ENVIDO] == 1) & (obs[:, O.P_EX_KIND + L.EX_NONE] == 1)  # its turn, not an answer
+    assert turn.sum() > 50
+    falta = {name: load_policy(name, seed=0, tradition="argentino").act_batch(obs, mask) == A.FALTA_ENVIDO
+             for name in ("heuristic", "heuristic_faltero")}
+    assert falta["heuristic_faltero"][turn].all()
+    assert falta["heuristic"][turn].mean() < 0.2
+    with pytest.raises(ValueError, match="heuristic setting bluff_falta must be a number"):
+        ArgentinoHeuristicConfig.from_dict({"bluff_falta": "always"})
