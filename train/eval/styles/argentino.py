@@ -17,7 +17,8 @@ from train.eval.styles import moteno
 from train.eval.styles.common import (
     NO_CARD,
     SIDES,
-    bluff_section,
+    BetTally,
+    count_senas,
     held_cards,
     print_bluffs,
     print_senas,
@@ -104,22 +105,16 @@ class StyleStats:
 
     def __init__(self, num_tables: int, weak_pares: int):
         self.weak_envido = weak_pares
-        self.bets = np.zeros((2, 2, 2), dtype=np.int64)  # [side, kind, weak]
-        self.refused = np.zeros((2, 2, 2), dtype=np.int64)
+        self.tally = BetTally(num_tables)
         self.blind_bets = np.zeros(2, dtype=np.int64)  # todo dicho, both kinds at once
-        self.chances = np.zeros((2, 2, 2), dtype=np.int64)  # decisions where that bet was legal [side, kind, weak]
         self.answered = np.zeros((2, 2, len(ENVIDO_BINS)), dtype=np.int64)  # [side, kind, bin]
         self.answer_refused = np.zeros_like(self.answered)
         self.answer_raised = np.zeros_like(self.answered)
         self.senas = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
         self.senas_honest = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
-        # the last bet of each kind in the running mano, per table: seat (-1 none), side, weak
-        self.pend_seat = np.full((num_tables, 2), -1, dtype=np.int64)
-        self.pend_side = np.zeros((num_tables, 2), dtype=np.int64)
-        self.pend_weak = np.zeros((num_tables, 2), dtype=np.int64)
 
     def clear_tables(self, idx) -> None:
-        self.pend_seat[idx] = -1
+        self.tally.clear_tables(idx)
 
     def observe(self, t, S0, S1, a, p, side, mask, done) -> None:
         """The decisions on the active tables ``t``: states ``S0`` before and ``S1`` after (int64
@@ -133,32 +128,17 @@ class StyleStats:
         won_baza = (S0[:, L.BAZA_WIN_TEAM : L.BAZA_WIN_TEAM + 3] == team[:, None]).any(axis=1)
         weak = np.stack([envido < self.weak_envido, ~strong_card & ~won_baza], axis=1)
 
-        # señas
-        k = a - A.SENA_BASE
-        r = np.flatnonzero(k >= 0)
+        r = np.flatnonzero(a >= A.SENA_BASE)
         if r.size:
-            kr = k[r]
-            hit = SIGNAL[kr[:, None], held[r]].any(axis=1)
-            honest = np.where(kr == SENA_NADA, ~hit, hit)
-            honest = np.where(kr == SENA_FLOR, S0[r, L.FLOR_VAL + p[r]] > 0, honest)
-            np.add.at(self.senas, (side[r], kr), 1)
-            np.add.at(self.senas_honest, (side[r], kr), honest.astype(np.int64))
+            count_senas(self.senas, self.senas_honest, a[r] - A.SENA_BASE, side[r], held[r], SIGNAL, SENA_NADA,
+                        SENA_FLOR, S0[r, L.FLOR_VAL + p[r]] > 0)
 
         # bets with the cards seen, and their chances (a seña does not pass the turn: counted once)
         np.add.at(self.blind_bets, side, ((a == A.TODO_DICHO) & ~seen).astype(np.int64))
         chance_row = seen & (a < A.SENA_BASE)
         for kind, words in ((0, ENVIDO_BETS), (1, TRUCO_BETS)):
-            r = np.flatnonzero(mask[:, words].any(axis=1) & chance_row)
-            if r.size:
-                np.add.at(self.chances, (side[r], kind, weak[r, kind].astype(np.int64)), 1)
-            r = np.flatnonzero(np.isin(a, words) & seen)
-            if r.size:
-                w = weak[r, kind].astype(np.int64)
-                np.add.at(self.bets, (side[r], kind, w), 1)
-                # a later raise supersedes the pending bet (it was accepted by being raised)
-                self.pend_seat[t[r], kind] = p[r]
-                self.pend_side[t[r], kind] = side[r]
-                self.pend_weak[t[r], kind] = w
+            self.tally.count(t, kind, mask[:, words].any(axis=1) & chance_row, np.isin(a, words) & seen, side, p,
+                             weak[:, kind])
 
         # answers to the rivals' bets, by the answerer's hand
         answering = S0[:, L.PHASE] == L.PH_ANSWER
@@ -174,26 +154,13 @@ class StyleStats:
                 np.add.at(self.answer_refused, at, np.isin(a[r], refusals).astype(np.int64))
                 np.add.at(self.answer_raised, at, np.isin(a[r], raises).astype(np.int64))
 
-        # the mano is over: were the last bets refused?
-        r = done
-        if r.size:
-            tr = t[r]
-            for kind, st, raiser in ((0, L.ENV_ST, L.ENV_RAISER), (1, L.TRUCO_ST, L.TRUCO_RAISER)):
-                ps = self.pend_seat[tr, kind]
-                has = ps >= 0
-                if has.any():
-                    ref = (S1[r, st] == L.BET_REFUSED) & (S1[r, raiser] == ps) & has
-                    np.add.at(self.refused, (self.pend_side[tr, kind], kind, self.pend_weak[tr, kind]),
-                              ref.astype(np.int64))
-                self.pend_seat[tr, kind] = -1
+        self.tally.settle(t, done, S1, ((L.ENV_ST, L.ENV_RAISER), (L.TRUCO_ST, L.TRUCO_RAISER)), L.BET_REFUSED)
 
     def report(self, manos: int, rate) -> dict:
         """The report's sections ``bluffs``, ``answers`` and ``senas`` (``rate(k, n)``: a count with its
         Wilson CI)."""
-        bluffs = {side: {kname: bluff_section(self.bets[si, kind], self.refused[si, kind], self.chances[si, kind],
-                                              self.blind_bets[si], manos, rate)
-                         for kind, kname in enumerate(BET_KINDS)}
-                  for si, side in enumerate(SIDES)}
+        both = np.repeat(self.blind_bets[:, None], 2, axis=1)  # todo dicho is a blind bet of both kinds
+        bluffs = self.tally.sections(both, BET_KINDS, manos, rate)
         answers = {side: {kname: [{"bin": lab, "answered": int(self.answered[si, kind, b]),
                                    "refused": rate(self.answer_refused[si, kind, b], self.answered[si, kind, b]),
                                    "raised": rate(self.answer_raised[si, kind, b], self.answered[si, kind, b])}

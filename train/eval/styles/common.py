@@ -19,6 +19,71 @@ def held_cards(L, S0: np.ndarray, p: np.ndarray) -> np.ndarray:
     return np.where(played == 0, hand, NO_CARD)
 
 
+class BetTally:
+    """Bets of two kinds (``[side, kind, weak]``: weak 1, strong 0), the decisions where each was
+    legal, and which of them were refused: the last raise of its exchange, answered no quiero."""
+
+    def __init__(self, num_tables: int):
+        self.bets = np.zeros((2, 2, 2), dtype=np.int64)
+        self.refused = np.zeros((2, 2, 2), dtype=np.int64)
+        self.chances = np.zeros((2, 2, 2), dtype=np.int64)
+        # the last bet of each kind in the running mano, per table: seat (-1 none), side, weak
+        self.pend_seat = np.full((num_tables, 2), -1, dtype=np.int64)
+        self.pend_side = np.zeros((num_tables, 2), dtype=np.int64)
+        self.pend_weak = np.zeros((num_tables, 2), dtype=np.int64)
+
+    def clear_tables(self, idx) -> None:
+        self.pend_seat[idx] = -1
+
+    def count(self, t, kind: int, chance, is_bet, side, p, weak) -> None:
+        """Rows (boolean over the decisions of tables ``t``) where a bet of ``kind`` was legal
+        (``chance``) and where it was made (``is_bet``), by seats ``p`` of ``side``."""
+        r = np.flatnonzero(chance)
+        if r.size:
+            np.add.at(self.chances, (side[r], kind, weak[r].astype(np.int64)), 1)
+        r = np.flatnonzero(is_bet)
+        if r.size:
+            w = weak[r].astype(np.int64)
+            np.add.at(self.bets, (side[r], kind, w), 1)
+            # a later raise supersedes the pending bet (it was accepted by being raised)
+            self.pend_seat[t[r], kind] = p[r]
+            self.pend_side[t[r], kind] = side[r]
+            self.pend_weak[t[r], kind] = w
+
+    def settle(self, t, done, S1, fields, refused_state: int) -> None:
+        """The manos over (rows ``done``): was each kind's last bet refused? ``fields``: per kind,
+        the state's (bet state, raiser) columns."""
+        if done.size == 0:
+            return
+        tr = t[done]
+        for kind, (st, raiser) in enumerate(fields):
+            ps = self.pend_seat[tr, kind]
+            has = ps >= 0
+            if has.any():
+                ref = (S1[done, st] == refused_state) & (S1[done, raiser] == ps) & has
+                np.add.at(self.refused, (self.pend_side[tr, kind], kind, self.pend_weak[tr, kind]),
+                          ref.astype(np.int64))
+            self.pend_seat[tr, kind] = -1
+
+    def sections(self, blind_bets, kinds, manos: int, rate) -> dict:
+        """The report's ``bluffs``: per side, per kind (``blind_bets[side, kind]``)."""
+        return {side: {kname: bluff_section(self.bets[si, kind], self.refused[si, kind], self.chances[si, kind],
+                                            blind_bets[si, kind], manos, rate)
+                       for kind, kname in enumerate(kinds)}
+                for si, side in enumerate(SIDES)}
+
+
+def count_senas(made, honest, k, side, held, signal, any_of_the_others: int, flor: int, has_flor) -> None:
+    """Add the señas ``k`` (>= 0 rows only) made by ``side`` holding ``held``: a card seña is honest
+    when one of its ``signal`` cards is held; the seña ``any_of_the_others`` (ciega, nada) when none
+    of theirs is; ``flor`` when ``has_flor``."""
+    hit = signal[k[:, None], held].any(axis=1)
+    ok = np.where(k == any_of_the_others, ~hit, hit)
+    ok = np.where(k == flor, has_flor, ok)
+    np.add.at(made, (side, k), 1)
+    np.add.at(honest, (side, k), ok.astype(np.int64))
+
+
 def bluff_section(bets, refused, chances, blind_bets: int, manos: int, rate) -> dict:
     """One side's counts of one kind of bet, ``[strong, weak]`` each, as the report writes them."""
     all_bets = int(bets.sum())

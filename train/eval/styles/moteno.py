@@ -13,7 +13,8 @@ import numpy as np
 from train.eval.styles.common import (
     NO_CARD,
     SIDES,
-    bluff_section,
+    BetTally,
+    count_senas,
     held_cards,
     print_bluffs,
     print_senas,
@@ -67,19 +68,13 @@ class StyleStats:
 
     def __init__(self, num_tables: int, weak_pares: int):
         self.weak_pares = weak_pares
-        self.bets = np.zeros((2, 2, 2), dtype=np.int64)  # [side, kind, weak]
-        self.refused = np.zeros((2, 2, 2), dtype=np.int64)
+        self.tally = BetTally(num_tables)
         self.blind_bets = np.zeros((2, 2), dtype=np.int64)  # [side, kind]
-        self.chances = np.zeros((2, 2, 2), dtype=np.int64)  # decisions where that bet was legal [side, kind, weak]
         self.senas = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
         self.senas_honest = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
-        # the last bet of each kind in the running mano, per table: seat (-1 none), side, weak
-        self.pend_seat = np.full((num_tables, 2), -1, dtype=np.int64)
-        self.pend_side = np.zeros((num_tables, 2), dtype=np.int64)
-        self.pend_weak = np.zeros((num_tables, 2), dtype=np.int64)
 
     def clear_tables(self, idx) -> None:
-        self.pend_seat[idx] = -1
+        self.tally.clear_tables(idx)
 
     def observe(self, t, S0, S1, a, p, side, mask, done) -> None:
         """The decisions on the active tables ``t``: states ``S0`` before and ``S1`` after (int64
@@ -93,16 +88,10 @@ class StyleStats:
         can_bet = np.stack([mask[:, A.PARES_BASE : A.FLORES_BASE].any(axis=1) | (mask[:, A.FALTA] == 1),
                             mask[:, A.TRUCO : A.PANUEVE + 1].any(axis=1)], axis=1)
 
-        # señas
-        k = a - A.SENA_BASE
-        r = np.flatnonzero(k >= 0)
+        r = np.flatnonzero(a >= A.SENA_BASE)
         if r.size:
-            kr = k[r]
-            hit = SIGNAL[kr[:, None], held[r]].any(axis=1)
-            honest = np.where(kr == SENA_CIEGA, ~hit, hit)
-            honest = np.where(kr == SENA_FLOR, S0[r, L.FLOR_VAL + p[r]] > 0, honest)
-            np.add.at(self.senas, (side[r], kr), 1)
-            np.add.at(self.senas_honest, (side[r], kr), honest.astype(np.int64))
+            count_senas(self.senas, self.senas_honest, a[r] - A.SENA_BASE, side[r], held[r], SIGNAL, SENA_CIEGA,
+                        SENA_FLOR, S0[r, L.FLOR_VAL + p[r]] > 0)
 
         # bets: envites / revoques de pares, and challenges of the truque
         exk = S0[:, L.EX_KIND]
@@ -120,40 +109,14 @@ class StyleStats:
         chance = can_bet & (seen & not_sena)[:, None]
         chance[:, 0] &= pares_ctx
         for kind, is_bet, weak in ((0, is_pares & seen, weak_pares), (1, is_truco & seen, weak_truco)):
-            r = np.flatnonzero(chance[:, kind])
-            if r.size:
-                np.add.at(self.chances, (side[r], kind, weak[r].astype(np.int64)), 1)
-            r = np.flatnonzero(is_bet)
-            if r.size:
-                w = weak[r].astype(np.int64)
-                np.add.at(self.bets, (side[r], kind, w), 1)
-                # a later raise supersedes the pending bet (it was accepted by being raised)
-                self.pend_seat[t[r], kind] = p[r]
-                self.pend_side[t[r], kind] = side[r]
-                self.pend_weak[t[r], kind] = w
-
-        # the mano is over: were the last bets refused?
-        r = done
-        if r.size:
-            tr = t[r]
-            for kind, st, raiser in ((0, L.PARES_ST, L.PARES_RAISER), (1, L.TRUCO_ST, L.TRUCO_RAISER)):
-                ps = self.pend_seat[tr, kind]
-                has = ps >= 0
-                if has.any():
-                    ref = (S1[r, st] == L.BET_REFUSED) & (S1[r, raiser] == ps) & has
-                    np.add.at(self.refused, (self.pend_side[tr, kind], kind, self.pend_weak[tr, kind]),
-                              ref.astype(np.int64))
-                self.pend_seat[tr, kind] = -1
+            self.tally.count(t, kind, chance[:, kind], is_bet, side, p, weak)
+        self.tally.settle(t, done, S1, ((L.PARES_ST, L.PARES_RAISER), (L.TRUCO_ST, L.TRUCO_RAISER)), L.BET_REFUSED)
 
     def report(self, manos: int, rate) -> dict:
         """The report's sections ``bluffs`` and ``senas`` (``rate(k, n)``: a count with its Wilson CI)."""
-        bluffs = {side: {kname: bluff_section(self.bets[si, kind], self.refused[si, kind], self.chances[si, kind],
-                                              self.blind_bets[si, kind], manos, rate)
-                         for kind, kname in enumerate(BET_KINDS)}
-                  for si, side in enumerate(SIDES)}
         senas = {side: senas_section(self.senas[si], self.senas_honest[si], A.SENA_NAMES, manos, rate)
                  for si, side in enumerate(SIDES)}
-        return {"bluffs": bluffs, "senas": senas}
+        return {"bluffs": self.tally.sections(self.blind_bets, BET_KINDS, manos, rate), "senas": senas}
 
 
 def print_sections(d: dict, console, fmt_rate) -> None:
