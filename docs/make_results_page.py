@@ -2,6 +2,7 @@
 
     python docs/make_results_page.py          # the page from the committed measurements (seconds)
     python docs/make_results_page.py --run    # first measure everything again (hours; alone on the cores)
+    python docs/make_results_page.py --run --tradition argentino    # only that tradition's leagues
 
 What the page holds, and where each number comes from (all under ``benchmarks/results/``):
 
@@ -91,17 +92,20 @@ def league_dir(tradition: str, size: int) -> Path:
 # measuring (--run)
 
 
-def run_all(juegos: int, analysis_juegos: int) -> None:
+def run_all(juegos: int, analysis_juegos: int, traditions=("moteno", "argentino")) -> None:
+    """Measure the leagues (and Moteño's analyses) of ``traditions`` again."""
     from train.eval.league import LeagueConfig
     from train.eval.league import run as run_league
 
     for tradition, size, bots in SECTIONS:
+        if tradition not in traditions:
+            continue
         run_league(LeagueConfig(policies=",".join(bots), tradition=tradition, team_size=size, juegos=juegos,
                                 out_dir=league_dir(tradition, size), overwrite=True, progress=False))
     from train.studies.analysis import AnalysisConfig
     from train.studies.analysis import run as run_analysis
 
-    for size in ANALYSIS_SIZES:
+    for size in ANALYSIS_SIZES if "moteno" in traditions else ():
         for name, policy, _ in ANALYSED:
             run_analysis(AnalysisConfig(policy=policy, team_size=size, juegos=analysis_juegos,
                                         ablation_opponent="heuristic", out=ANALYSES / f"{name}_{size}v{size}.json",
@@ -254,7 +258,8 @@ def argentino_falsos_section() -> list[str]:
             m, side = _match(league, bot, rival) if league else (None, None)
             r, rside = _match(league, bot, "style_raiser") if league else (None, None)
             if m is None or "answers" not in m:
-                lines.append(f"| {label(bot)} | {size}v{size} | not measured yet (`--run`) | | | |")
+                lines.append(f"| {label(bot)} | {size}v{size} | not measured yet (`--run --tradition argentino`) "
+                             "| | | |")
                 continue
             b = m["bluffs"][side]
             bets = [f"{_pct(b[k]['bet_when_weak']['rate'])} / {_pct(b[k]['weak_refused']['rate'])}"
@@ -332,12 +337,16 @@ def main(argv=None) -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--run", action="store_true", help="measure every league and analysis again first")
+    ap.add_argument("--tradition", choices=sorted({t for t, _, _ in SECTIONS}), action="append",
+                    help="with --run: only this tradition's leagues (and analyses); repeatable")
     ap.add_argument("--juegos", type=int, default=LEAGUE_JUEGOS, help="juegos per league pairing (with --run)")
     ap.add_argument("--analysis-juegos", type=int, default=ANALYSIS_JUEGOS, help="juegos per ablation match")
     ap.add_argument("--out", type=Path, default=PAGE)
     args = ap.parse_args(argv)
+    if args.tradition and not args.run:
+        ap.error("--tradition picks what --run measures again; give --run too")
     if args.run:
-        run_all(args.juegos, args.analysis_juegos)
+        run_all(args.juegos, args.analysis_juegos, tuple(args.tradition or {t for t, _, _ in SECTIONS}))
     write_text_atomic(args.out, render())
     print(f"wrote {args.out}")
 

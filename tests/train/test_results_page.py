@@ -102,4 +102,23 @@ def test_the_argentino_falsos_come_from_the_league_matches(page, monkeypatch):
     vs_random = next(m for m in league["matches"] if {m["A"], m["B"]} == {"heuristic", "random"})
     weak = vs_random["bluffs"]["A" if vs_random["A"] == "heuristic" else "B"]["envido"]["bet_when_weak"]["rate"]
     assert row.startswith(f"| heuristic | 1v1 | {100 * weak:.1f}% / ")
-    assert "| heuristic | 2v2 | not measured yet (`--run`) |" in text
+    assert "| heuristic | 2v2 | not measured yet (`--run --tradition argentino`) |" in text
+
+
+def test_run_measures_again_only_the_traditions_asked_for(page, monkeypatch, capsys):
+    import train.eval.league as league
+    import train.studies.analysis as analysis
+
+    played, analysed = [], []
+    monkeypatch.setattr(league, "run", lambda cfg: played.append((cfg.tradition, cfg.team_size)))
+    monkeypatch.setattr(analysis, "run", lambda cfg: analysed.append(cfg.policy))
+    monkeypatch.setattr(page, "SECTIONS", [("moteno", 1, ["random", "heuristic"]),
+                                          ("argentino", 1, ["random", "heuristic"]),
+                                          ("argentino", 2, ["random", "heuristic"])])
+    page.run_all(10, 10, ("argentino",))
+    assert played == [("argentino", 1), ("argentino", 2)] and analysed == []
+    page.run_all(10, 10, ("moteno",))
+    assert played[2:] == [("moteno", 1)] and analysed == ["heuristic"]
+    with pytest.raises(SystemExit):
+        page.main(["--tradition", "argentino"])
+    assert "give --run too" in capsys.readouterr().err
