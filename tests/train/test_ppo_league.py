@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 
+from agents.registry import known_policies
 from train.config import to_dict
 from train.ppo.loop import PPOConfig, export_policy, load_checkpoint, train
 from train.ppo.pfsp import LeagueStats, LeagueTables, allowed_losses, pfsp_probs
@@ -295,6 +296,20 @@ def test_team_size_tables_give_each_size_its_count_of_tables(tmp_path):
             _tiny(tmp_path, team_sizes=(1, 2), team_size_tables=bad).validate()
     with pytest.raises(ValueError, match="give team_sizes too"):
         _tiny(tmp_path, team_size_tables=(16,)).validate()
+
+
+def test_the_fifth_argentino_league_config_is_the_third_with_the_faltero_in_one_session():
+    """configs/ppo_argentino_league_v5.toml (issue 17): the third argentino run (v3) with the
+    scripted exploiters' weapon in its league (heuristic_faltero, the styles' target), sized to
+    one working session."""
+    cfg, changed = _config_and_changes("ppo_argentino_league_v3", "ppo_argentino_league_v5")
+    assert set(changed) == {"bot_opponents", "pfsp_targets", "time_limit_minutes", "run_dir"}
+    before, after = changed["bot_opponents"]
+    assert list(after) == [*before, "heuristic_faltero"]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "heuristic_faltero": 0.82}
+    assert changed["time_limit_minutes"] == (175.0, 120.0)
+    assert changed["run_dir"][1] == "runs/ppo_argentino_league_v5" and cfg["tradition"] == "argentino"
+    assert "heuristic_faltero" in known_policies("argentino")
 
 
 def test_the_fourth_argentino_league_config_is_the_third_with_exploiter_rounds_in_its_budget():
