@@ -118,8 +118,12 @@ def sample(logits, generator=None, u=None):
         u = torch.rand((logits.shape[0], 1), generator=generator)
     else:
         u = torch.as_tensor(u, dtype=cdf.dtype).reshape(-1, 1)
-    u = u * cdf[:, -1:]
-    action = torch.searchsorted(cdf, u, right=True).squeeze(-1)
+    total = cdf[:, -1:]
+    action = torch.searchsorted(cdf, u * total, right=True).squeeze(-1)
+    # a u within 2**-25 of 1 rounds to 1.0 in float32 and exceeds every action: it takes the last
+    # one with mass (the first whose cumulative probability reaches the total), not one past the end
+    last = torch.searchsorted(cdf, total, right=False).squeeze(-1)
+    action = torch.minimum(action, last)
     return action, logp_all.gather(-1, action[:, None]).squeeze(-1)
 
 

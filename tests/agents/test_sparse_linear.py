@@ -76,6 +76,19 @@ def test_sampling_follows_the_masked_distribution_and_never_picks_an_illegal_act
     assert (sample(last_only, gen)[0] == 4).all()
 
 
+def test_a_keyed_uniform_that_rounds_to_one_takes_the_last_legal_action():
+    """A decision key's uniform within 2**-25 of 1 is 1.0 in float32: it once sampled one past the
+    last action (index 77 of 77, a league run stopped on it at update 5,499)."""
+    from train.ppo.loop import sample
+
+    logits = torch.tensor([[0.3, 1.0, float("-inf"), 2.0, float("-inf")]]).repeat(3, 1)
+    u = np.array([1.0 - 1e-12, 1.0 - 2.0**-26, 0.0])
+    assert float(torch.as_tensor(u[0], dtype=torch.float32)) == 1.0  # the rounding itself
+    action, logp = sample(logits, u=u)
+    assert action.tolist() == [3, 3, 0]  # the last legal action, not the illegal last one nor 5
+    assert torch.isfinite(logp).all()
+
+
 def test_bad_inputs_are_clear_errors():
     with pytest.raises(ValueError, match="int8 observations"):
         F.to_csr(np.zeros((2, O.OBS_SIZE), dtype=np.float32))
