@@ -118,7 +118,7 @@ def sample(logits, generator=None, u=None):
         u = torch.rand((logits.shape[0], 1), generator=generator)
     else:
         u = torch.as_tensor(u, dtype=cdf.dtype).reshape(-1, 1)
-    total = cdf[:, -1:]
+    total = cdf[:, -1:].contiguous()
     action = torch.searchsorted(cdf, u * total, right=True).squeeze(-1)
     # a u within 2**-25 of 1 rounds to 1.0 in float32 and exceeds every action: it takes the last
     # one with mass (the first whose cumulative probability reaches the total), not one past the end
