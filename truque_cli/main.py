@@ -33,6 +33,7 @@ from train.ppo.loop import PPOConfig
 from train.ppo.rounds import RoundsConfig
 from truque_cli.play import PlayConfig
 from truque_env.command import run_command
+from truque_env.io import check_new_output
 from truque_env.simulate import SimulateConfig
 
 
@@ -44,6 +45,8 @@ class ExportConfig:
     """the run's checkpoint.pt"""
     out: tyro.conf.Positional[Path]
     """the policy file to write"""
+    overwrite: bool = False
+    """replace OUT if it exists"""
 
 
 @dataclasses.dataclass
@@ -56,6 +59,8 @@ class MCCFRExportConfig:
     """the policy file to write"""
     max_states: int = 1_200_000
     """keep the information sets of largest average-strategy weight, at most this many"""
+    overwrite: bool = False
+    """replace OUT if it exists"""
 
 
 # the trainers read their defaults from a TOML file (--config FILE.toml, its [section]); flags override
@@ -150,12 +155,15 @@ def _train(cmd) -> None:
     elif isinstance(cmd, MCCFRExportConfig):
         from train.cfr.mccfr import export_policy
 
+        check_new_output(cmd.out, cmd.overwrite)  # a shipped policy is not replaced unless told to
+
         s = export_policy(cmd.checkpoint, cmd.out, cmd.max_states)
         print(f"wrote {cmd.out}: {s['infostates']:,} of {s['infostates_in_run']:,} information sets "
               f"({s['weight_kept']:.1%} of the average-strategy weight), {s['bytes'] / 1e6:.1f} MB")
     else:
         from train.ppo.loop import export_policy
 
+        check_new_output(cmd.out, cmd.overwrite)
         export_policy(cmd.checkpoint, cmd.out)
         print(f"wrote {cmd.out}")
 

@@ -302,6 +302,11 @@ def test_console_export_writes_the_actor(tmp_path, capsys):
     train(_tiny(tmp_path, team_size=2))
     main(["train", "export", str(tmp_path / "checkpoint.pt"), str(tmp_path / "bot.pt")])
     assert all(k.startswith("actor") for k in load_checkpoint(tmp_path / "bot.pt")["model"])
+    # a policy written before is not replaced unless told to
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", "export", str(tmp_path / "checkpoint.pt"), str(tmp_path / "bot.pt")])
+    assert exit_.value.code == 2 and "--overwrite to replace it" in capsys.readouterr().err
+    main(["train", "export", str(tmp_path / "checkpoint.pt"), str(tmp_path / "bot.pt"), "--overwrite"])
     with pytest.raises(SystemExit) as exit_:
         main(["train", "export", str(tmp_path / "checkpoint.pt")])
     assert exit_.value.code == 2 and "Required options" in capsys.readouterr().err  # tyro names what is missing
