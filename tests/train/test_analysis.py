@@ -250,7 +250,7 @@ def test_bet_bins_agree_with_the_evaluator():
         stats.observe(full["s0"], full["action"], full["seat"], full["s1"], active,
                       np.tile([0, 1], (n, 1)), np.zeros(n, dtype=np.int64), full["mask"])
     for name, mine in (("chances", bets.chances), ("bets", bets.bets), ("refused", bets.refused)):
-        theirs = getattr(stats.style, name).sum(axis=0)  # [kind, weak] summed over the two teams
+        theirs = getattr(stats.style.tally, name).sum(axis=0)  # [kind, weak] summed over the two teams
         assert theirs[:, 1].tolist() == mine[:, 0].tolist(), name
         assert theirs[:, 0].tolist() == mine[:, 1:].sum(axis=1).tolist(), name
     assert bets.bets.sum() > 0 and bets.refused.sum() > 0
