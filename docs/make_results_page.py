@@ -128,15 +128,23 @@ def _ci(ci) -> str:
     return "" if not ci else f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
 
+def _match(league: dict, bot: str, other: str):
+    """The league's match of ``bot`` and ``other`` and ``bot``'s side in it ("A" or "B"), or (None, None)."""
+    for m in league["matches"]:
+        if (m["A"], m["B"]) in ((bot, other), (other, bot)):
+            return m, "A" if m["A"] == bot else "B"
+    return None, None
+
+
 def _rate(league: dict, a: str, b: str):
     """(a's win rate against b, its Wilson interval) from the league's matches."""
-    for m in league["matches"]:
-        if m["A"] == a and m["B"] == b:
-            return m["win_rate_A"], m["wilson95"]
-        if m["A"] == b and m["B"] == a:
-            lo, hi = m["wilson95"] or (None, None)
-            return 1 - m["win_rate_A"], (None if lo is None else [1 - hi, 1 - lo])
-    return None, None
+    m, side = _match(league, a, b)
+    if m is None:
+        return None, None
+    if side == "A":
+        return m["win_rate_A"], m["wilson95"]
+    lo, hi = m["wilson95"] or (None, None)
+    return 1 - m["win_rate_A"], (None if lo is None else [1 - hi, 1 - lo])
 
 
 def league_section(tradition: str, size: int, bots: list[str]) -> list[str]:
@@ -215,18 +223,6 @@ def analysis_section() -> list[str]:
             lines.append(f"| {name} | {size}v{size} | {_pct(pb)} / {_pct(pw)} | {_pct(tb)} / {_pct(tw)} | "
                          f"{_num(mi, '.2f')} | {_num(kl, '.3f')} | {vs_self} | {worth} |")
     return [*lines, ""]
-
-
-def _side_of(match: dict, bot: str):
-    return "A" if match["A"] == bot else "B" if match["B"] == bot else None
-
-
-def _match(league: dict, bot: str, other: str):
-    """The league's match of ``bot`` and ``other`` and ``bot``'s side in it, or (None, None)."""
-    for m in league["matches"]:
-        if {m["A"], m["B"]} == {bot, other}:
-            return m, _side_of(m, bot)
-    return None, None
 
 
 def _refused_strong_envido(match: dict, side: str):

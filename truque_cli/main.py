@@ -156,7 +156,6 @@ def _train(cmd) -> None:
         from train.cfr.mccfr import export_policy
 
         check_new_output(cmd.out, cmd.overwrite)  # a shipped policy is not replaced unless told to
-
         s = export_policy(cmd.checkpoint, cmd.out, cmd.max_states)
         print(f"wrote {cmd.out}: {s['infostates']:,} of {s['infostates_in_run']:,} information sets "
               f"({s['weight_kept']:.1%} of the average-strategy weight), {s['bytes'] / 1e6:.1f} MB")

@@ -39,7 +39,7 @@ BET_KINDS = ("envido", "truco")
 POWER_OF = np.append(POWER, 0)  # truco power per card id, 0 for NO_CARD
 POWER_TRES = int(POWER[card_id(3, "O")])  # the treses (the four matas are above)
 # the envido value bins of the answers: below 20 no two cards of a suit; 33 is the most (003)
-ENVIDO_EDGES = (20, 26, 29, 31)
+ENVIDO_EDGES = np.array([20, 26, 29, 31])
 ENVIDO_BINS = ("<20", "20-25", "26-28", "29-30", "31-33")
 TRUCO_BINS = ("weak", "strong")
 
@@ -97,7 +97,7 @@ DEFINITIONS = {
 
 def envido_bin(value: np.ndarray) -> np.ndarray:
     """The index in ``ENVIDO_BINS`` of each envido value."""
-    return np.searchsorted(np.array(ENVIDO_EDGES), value, side="right")
+    return np.searchsorted(ENVIDO_EDGES, value, side="right")
 
 
 class StyleStats:
