@@ -56,19 +56,22 @@ class _Scripted:
 
 
 class Better(_Scripted):
-    """Opens the envido (or the first envido bet it may) whenever it may with the cards seen, and says truco whenever it may after
-    it; keeps its own tally of its bets and of the weak ones."""
+    """Opens the envido (or the first envido bet of ``order`` it may) whenever it may with the cards
+    seen, and says truco whenever it may after it; keeps its own tally of its bets, of the weak ones
+    and of its falta envidos."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, order=(A.ENVIDO, A.REAL_ENVIDO, A.FALTA_ENVIDO)):
         super().__init__(seed)
-        self.envido = self.envido_weak = self.truco = self.truco_weak = 0
+        self.order = order
+        self.envido = self.envido_weak = self.falta = self.truco = self.truco_weak = 0
 
     def choose(self, o, m):
         hand = dealt_hand(o)
-        words = [w for w in (A.ENVIDO, A.REAL_ENVIDO, A.FALTA_ENVIDO) if m[w]]  # some scores leave the falta only
+        words = [w for w in self.order if m[w]]  # some scores leave the falta only
         if words and not answering(o, L.EX_ENVIDO):
             self.envido += 1
             self.envido_weak += int(envido_value(hand) < 20)
+            self.falta += int(words[0] == A.FALTA_ENVIDO)
             return words[0]
         if m[A.TRUCO]:
             held = np.flatnonzero(o[O.O_HAND : O.O_HAND + 40])
@@ -100,15 +103,19 @@ class Answerer(_Scripted):
         return self.word
 
 
+@pytest.mark.parametrize("order", [(A.ENVIDO, A.REAL_ENVIDO, A.FALTA_ENVIDO), (A.FALTA_ENVIDO,)],
+                         ids=["envido first", "falta only"])
 @pytest.mark.parametrize("word", [A.QUIERO, A.NO_QUIERO])
-def test_envido_and_truco_bets_and_answers_match_the_players_own_tallies(word):
-    better, answerer = Better(1), Answerer(2, word)
+def test_envido_and_truco_bets_and_answers_match_the_players_own_tallies(word, order):
+    better, answerer = Better(1, order), Answerer(2, word)
     rep = play_match(better, answerer, settings=settings(), episodes=60, num_envs=60, seed=3, bootstrap=0)
     env, tru = rep.bluffs["A"]["envido"], rep.bluffs["A"]["truco"]
-    assert better.envido > 50 and better.truco > 50
+    # a falta envido called ends the juego (A23: it is worth what the leader lacks), before any truco
+    trucos = not (order == (A.FALTA_ENVIDO,) and word == A.QUIERO)
+    assert better.envido > 50 and (better.truco > 50 if trucos else better.truco == 0)
     assert env["bets_with_cards"] == better.envido and env["weak"]["count"] == better.envido_weak
     assert tru["bets_with_cards"] == better.truco and tru["weak"]["count"] == better.truco_weak
-    assert 0 < better.envido_weak < better.envido and 0 < better.truco_weak < better.truco
+    assert 0 < better.envido_weak < better.envido and (0 < better.truco_weak < better.truco or not trucos)
     assert env["blind_bets"] == 0  # the better passes at the blind turn (no todo dicho)
     assert env["bet_when_weak"]["rate"] == 1.0 and env["bet_when_strong"]["rate"] == 1.0  # at every chance
     refused = env["weak_refused"]["count"] + env["strong_refused"]["count"]
@@ -120,8 +127,16 @@ def test_envido_and_truco_bets_and_answers_match_the_players_own_tallies(word):
     assert sum(answerer.envido_bins) == better.envido
     assert all(r["refused"]["rate"] == (1.0 if word == A.NO_QUIERO else 0.0) for r in ans if r["answered"])
     assert all(r["raised"]["count"] == 0 for r in ans)
+    # of them, the answers to a falta envido (A23): each of the better's falta envidos, once
+    assert sum(r["falta"]["answered"] for r in ans) == better.falta > 0
+    if order == (A.FALTA_ENVIDO,):
+        assert better.falta == better.envido
+    else:
+        assert better.falta < better.envido / 4  # only where the score leaves the falta alone
+    assert all(r["falta"]["refused"]["rate"] == (1.0 if word == A.NO_QUIERO else 0.0) for r in ans
+               if r["falta"]["answered"])
     truco_answers = rep.answers["B"]["truco"]
-    assert sum(r["answered"] for r in truco_answers) == answerer.truco > 0
+    assert sum(r["answered"] for r in truco_answers) == answerer.truco and (answerer.truco > 0 or not trucos)
     assert rep.bluffs["B"]["envido"]["bets_with_cards"] == 0 and rep.bluffs["B"]["truco"]["bets_with_cards"] == 0
     assert all(r["answered"] == 0 for r in rep.answers["A"]["envido"])  # nobody bet against the better
 

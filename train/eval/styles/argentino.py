@@ -88,7 +88,8 @@ DEFINITIONS = {
     "answers": "(argentino) decisions answering a rival's envido (or truco) with a word of that exchange, by the "
                "answerer's envido value (for the truco: weak or strong hand, as for the bets): refused = no "
                "quiero (for the truco also the mazo, and of a double call the half refused), raised = a higher "
-               "bet of the same kind; CI: Wilson",
+               "bet of the same kind; each envido bin's falta: of those answers, the ones to a falta envido "
+               "(alone or with the truco); CI: Wilson",
     "honest_sena": "(argentino) a seña naming a card (ancho de espadas, ancho de basto, siete de espadas, siete de "
                    "oros) if the signaller holds it unplayed; tres / dos if he holds an unplayed three / two; flor "
                    "if his hand has flor; nada if he holds none of the cards the others name. CI: Wilson",
@@ -110,6 +111,9 @@ class StyleStats:
         self.answered = np.zeros((2, 2, len(ENVIDO_BINS)), dtype=np.int64)  # [side, kind, bin]
         self.answer_refused = np.zeros_like(self.answered)
         self.answer_raised = np.zeros_like(self.answered)
+        # of the envido answers, those to a falta envido: where a refusal is cheap and a call may end the juego
+        self.falta_answered = np.zeros((2, len(ENVIDO_BINS)), dtype=np.int64)  # [side, bin]
+        self.falta_refused = np.zeros_like(self.falta_answered)
         self.senas = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
         self.senas_honest = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
 
@@ -153,6 +157,10 @@ class StyleStats:
                 np.add.at(self.answered, at, 1)
                 np.add.at(self.answer_refused, at, np.isin(a[r], refusals).astype(np.int64))
                 np.add.at(self.answer_raised, at, np.isin(a[r], raises).astype(np.int64))
+                if kind == 0:
+                    f = r[S0[r, L.ENV_STAKE] == L.FALTA_NOMINAL]
+                    np.add.at(self.falta_answered, (side[f], bins[f]), 1)
+                    np.add.at(self.falta_refused, (side[f], bins[f]), np.isin(a[f], refusals).astype(np.int64))
 
         self.tally.settle(t, done, S1, ((L.ENV_ST, L.ENV_RAISER), (L.TRUCO_ST, L.TRUCO_RAISER)), L.BET_REFUSED)
 
@@ -167,6 +175,10 @@ class StyleStats:
                                   for b, lab in enumerate(ENVIDO_BINS if kind == 0 else TRUCO_BINS)]
                           for kind, kname in enumerate(BET_KINDS)}
                    for si, side in enumerate(SIDES)}
+        for si, side in enumerate(SIDES):
+            for b, row in enumerate(answers[side]["envido"]):
+                row["falta"] = {"answered": int(self.falta_answered[si, b]),
+                                "refused": rate(self.falta_refused[si, b], self.falta_answered[si, b])}
         senas = {side: senas_section(self.senas[si], self.senas_honest[si], A.SENA_NAMES, manos, rate)
                  for si, side in enumerate(SIDES)}
         return {"bluffs": bluffs, "answers": answers, "senas": senas}
@@ -185,5 +197,8 @@ def print_sections(d: dict, console, fmt_rate) -> None:
             for kind in BET_KINDS:
                 t.add_row(side, kind, "; ".join(f"{r['bin']}: {fmt_rate(r['refused'])}"
                                                 for r in d["answers"][side][kind]))
+            if all("falta" in r for r in d["answers"][side]["envido"]):  # reports from before the split have none
+                t.add_row(side, "of it, falta envido", "; ".join(f"{r['bin']}: {fmt_rate(r['falta']['refused'])}"
+                                                                  for r in d["answers"][side]["envido"]))
         console.print(t)
     print_senas(d, console, fmt_rate, A.SENA_NAMES)
