@@ -154,13 +154,14 @@ class StyleStats:
             r = np.flatnonzero(answering & np.isin(exk, kinds) & np.isin(a, words))
             if r.size:
                 at = (side[r], kind, bins[r])
+                refused = np.isin(a[r], refusals).astype(np.int64)
                 np.add.at(self.answered, at, 1)
-                np.add.at(self.answer_refused, at, np.isin(a[r], refusals).astype(np.int64))
+                np.add.at(self.answer_refused, at, refused)
                 np.add.at(self.answer_raised, at, np.isin(a[r], raises).astype(np.int64))
-                if kind == 0:
-                    f = r[S0[r, L.ENV_STAKE] == L.FALTA_NOMINAL]
-                    np.add.at(self.falta_answered, (side[f], bins[f]), 1)
-                    np.add.at(self.falta_refused, (side[f], bins[f]), np.isin(a[f], refusals).astype(np.int64))
+                if kind == 0:  # of the envido answers, those to a falta envido
+                    falta = (S0[r, L.ENV_STAKE] == L.FALTA_NOMINAL).astype(np.int64)
+                    np.add.at(self.falta_answered, (side[r], bins[r]), falta)
+                    np.add.at(self.falta_refused, (side[r], bins[r]), refused * falta)
 
         self.tally.settle(t, done, S1, ((L.ENV_ST, L.ENV_RAISER), (L.TRUCO_ST, L.TRUCO_RAISER)), L.BET_REFUSED)
 
