@@ -6,7 +6,9 @@ imported only when asked for) and ``heuristic_sin_senas`` (the same bot ignoring
 señas), ``ppo`` for argentino (``agents/checkpoints/ppo_argentino.pt``: one network for 1 and 2 contra 2,
 trained against a league) and ``ppo_1v1`` (the argentino bot shipped before it, 1 contra 1 only),
 ``heuristic_bluffer`` (the heuristic with its falsos turned up), ``heuristic_faltero`` for argentino (the
-heuristic opening the falta envido with every hand, as the league bots' exploiters do), the style bots of
+heuristic opening the falta envido with every hand, as the league bots' exploiters do) and
+``heuristic_enviador`` (opening the envido with every hand, as the exploiter of the faltero's league bot
+does), the style bots of
 ``agents.styles`` for every tradition (``style_raiser``, ``style_caller``, ``style_folder``,
 ``style_bluffer``), ``ppo`` (the shipped Moteño bot, ``agents/checkpoints/ppo_moteno.pt``: one network for 1,
 2 and 3 contra 3, trained against a league aimed at issue 17's targets, configs/ppo_moteno_league_v5.toml),
@@ -126,6 +128,15 @@ def _heuristic_argentino_faltero(seed: int):
     return make_policy(seed=seed, config={"bluff_falta": 1.0})
 
 
+def _heuristic_argentino_enviador(seed: int):
+    """The argentino heuristic that opens the envido with every hand it may (the plain envido; the
+    real envido or the falta with the hands it would open them with anyway): how the exploiter of
+    the faltero's league bot wins (docs/league.md), a style to train and measure against."""
+    from agents.heuristic_argentino import make_policy
+
+    return make_policy(seed=seed, config={"bluff_envido": 1.0})
+
+
 # the bots of each tradition; random plays every tradition (it reads only the mask), and so do the
 # style bots (agents.styles: the mask and the tradition's ACTION_KIND)
 BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
@@ -136,6 +147,7 @@ BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_wi
                    "cfr_pure": _shipped_cfr("cfr_pure", purify=True), "heuristic_bluffer": _heuristic_bluffer},
         "argentino": {"heuristic": _heuristic_argentino, "heuristic_bluffer": _heuristic_argentino_bluffer,
                       "heuristic_faltero": _heuristic_argentino_faltero,
+                      "heuristic_enviador": _heuristic_argentino_enviador,
                       "ppo": _shipped_ppo("ppo", ARGENTINO_BOT, tradition="argentino", team_sizes=ARGENTINO_BOT_SIZES),
                       "ppo_1v1": _shipped_ppo("ppo_1v1", ARGENTINO_1V1_BOT, tradition="argentino", team_sizes=(1,))}}
 STYLE_BOTS = ("style_raiser", "style_caller", "style_folder", "style_bluffer")

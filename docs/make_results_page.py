@@ -70,11 +70,16 @@ ANALYSIS_JUEGOS = 4000
 
 def label(name: str) -> str:
     """A bot's name on the page: its registry name, a checkpoint's file stem, or for a run's own
-    policy (``runs/<run>/policy.pt``, a bot measured but not shipped) the run's name."""
+    policy (``runs/<run>/policy.pt``, a bot measured but not shipped) the run's name, with the
+    piece for a policy exported after one (``runs/<run>/policy_piece3.pt``)."""
     if not name.endswith((".pt", ".npz")):
         return name
     path = Path(name)
-    return f"{path.parent.name} (run, not shipped)" if path.stem in ("policy", "checkpoint") else path.stem
+    if path.stem in ("policy", "checkpoint"):
+        return f"{path.parent.name} (run, not shipped)"
+    if path.stem.startswith("policy_"):
+        return f"{path.parent.name} {path.stem.removeprefix('policy_')} (run, not shipped)"
+    return path.stem
 
 
 def _rel(path: Path) -> str:

@@ -137,3 +137,28 @@ def test_the_faltero_opens_the_falta_envido_at_every_turn_it_may_and_the_heurist
     assert falta["heuristic"][turn].mean() < 0.2
     with pytest.raises(ValueError, match="heuristic setting bluff_falta must be a number"):
         ArgentinoHeuristicConfig.from_dict({"bluff_falta": "always"})
+
+
+def test_the_enviador_opens_the_envido_at_every_turn_it_may_and_the_heuristic_does_not():
+    """heuristic_enviador (bluff_envido = 1): the plain envido with every hand (the real envido or
+    the falta with the hands the heuristic opens them with), as v5's exploiter bets it."""
+    from truque_env.traditions.argentino import layout as L
+
+    env = VectorEnv(64, tradition="argentino", team_size=1, seed=8)
+    obs, mask, *_ = env.reset()
+    rows_obs, rows_mask = [], []
+    walk = load_policy("random", seed=4, tradition="argentino")
+    for _ in range(60):
+        rows_obs.append(obs.copy())
+        rows_mask.append(mask.copy())
+        obs, mask, *_ = env.step(walk.act_batch(obs, mask))
+    obs, mask = np.concatenate(rows_obs), np.concatenate(rows_mask)
+    turn = (mask[:, A.ENVIDO] == 1) & (obs[:, O.P_EX_KIND + L.EX_NONE] == 1)
+    assert turn.sum() > 50
+    opens = {name: np.isin(load_policy(name, seed=0, tradition="argentino").act_batch(obs, mask),
+                           (A.ENVIDO, A.REAL_ENVIDO, A.FALTA_ENVIDO))
+             for name in ("heuristic", "heuristic_enviador")}
+    assert opens["heuristic_enviador"][turn].all()
+    assert opens["heuristic"][turn].mean() < 0.6
+    plain = load_policy("heuristic_enviador", seed=0, tradition="argentino").act_batch(obs, mask)[turn] == A.ENVIDO
+    assert plain.mean() > 0.5  # mostly the plain envido, not the faltero's word

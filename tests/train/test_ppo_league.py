@@ -312,6 +312,23 @@ def test_the_fifth_argentino_league_config_is_the_third_with_the_faltero_in_one_
     assert "heuristic_faltero" in known_policies("argentino")
 
 
+def test_the_third_piece_of_the_fifth_argentino_league_resumes_it_with_the_envido_over_bettors():
+    """configs/ppo_argentino_league_v5_piece3.toml (issue 17): v5 resumed to 175 minutes of its clock
+    with the shipped ppo (piece 2's, no target), heuristic_enviador (the styles' target) and v5's own
+    exploiter (an even game) appended; nothing else a resume refuses is changed."""
+    from train.ppo.loop import SAFE_TO_CHANGE_ON_RESUME
+
+    cfg, changed = _config_and_changes("ppo_argentino_league_v5", "ppo_argentino_league_v5_piece3")
+    assert set(changed) - set(SAFE_TO_CHANGE_ON_RESUME) == {"bot_opponents", "pfsp_targets"}
+    assert changed["resume"] == (False, True) and changed["time_limit_minutes"] == (120.0, 175.0)
+    exploiter = "agents/checkpoints/exploiter_ppo_argentino_league_v5_1v1.pt"
+    before, after = changed["bot_opponents"]
+    assert list(after) == [*before, "ppo", "heuristic_enviador", exploiter]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "heuristic_enviador": 0.82,
+                                                exploiter: 0.5}
+    assert "heuristic_enviador" in known_policies("argentino") and cfg["tradition"] == "argentino"
+
+
 def test_the_fourth_argentino_league_config_is_the_third_with_exploiter_rounds_in_its_budget():
     """configs/ppo_argentino_league_v4.toml (issue 17): the third argentino run (v3) with exploiters
     of the learner as entries (train/ppo/rounds.py): three rounds within the three hours, at the

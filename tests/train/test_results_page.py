@@ -62,6 +62,13 @@ def test_the_analysis_and_exploiter_rows_read_their_files(page, tmp_path):
     assert "| x | moteno | 3v3 | 60.0% [55.0, 65.0] | 400 | 30 min, 20M decisions |" in text
 
 
+def test_a_bot_is_named_by_its_registry_name_its_file_or_its_run_and_piece(page):
+    assert page.label("heuristic") == "heuristic"
+    assert page.label("agents/checkpoints/ppo_argentino.pt") == "ppo_argentino"
+    assert page.label("runs/league_v5/policy.pt") == "league_v5 (run, not shipped)"
+    assert page.label("runs/league_v5/policy_piece3.pt") == "league_v5 piece3 (run, not shipped)"
+
+
 def test_the_reduced_games_section_reads_the_study_and_says_when_it_is_missing(page, tmp_path):
     from train.studies.reduced_exploitability import ReducedStudyConfig, run
 
