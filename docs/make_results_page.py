@@ -42,6 +42,9 @@ PAGE = ROOT / "docs" / "results.md"
 PICTURES = ROOT / "docs" / "results"
 
 STYLES = ["style_raiser", "style_caller", "style_folder", "style_bluffer"]
+# the exploiters' weapons, scripted (agents/registry.py): the heuristic opening the falta envido, or
+# the envido, with every hand; last in the lists, since a pairing's deals follow from its place in them
+ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
 # tradition's league bot (issue 17); ``ppo_league1`` (Moteño's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the
 # bots shipped before them;
@@ -51,8 +54,8 @@ SECTIONS = [
                    "cfr_pure"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
-    ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1"]),
-    ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo"]),
+    ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES]),
+    ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", *ARGENTINO_ENVIDO_STYLES]),
 ]
 # the Moteño bots whose falsos and señas are measured: (label, policy, the training page's file of the
 # same measurement, read when the analysis with the ablation against the heuristic is missing)

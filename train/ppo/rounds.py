@@ -182,7 +182,7 @@ def run(cfg: RoundsConfig) -> dict:
                 minutes=cfg.exploiter_minutes, juegos=cfg.exploiter_juegos, seed=cfg.seed + k + 1,
                 run_dir=rounds_dir / f"exploiter_{k + 1}", out=rounds_dir / f"exploiter_{k + 1}.json",
                 overwrite=True))  # a round cut short trains its exploiter again: its folder is the plan's
-            export_policy(rounds_dir / f"exploiter_{k + 1}" / "checkpoint.pt", actor)
+            shutil.copyfile(result["exploiter"], actor)  # the study's actor, under the plan's name for it
             exploiters.append(str(actor))
             mark({"step": "exploiter", "k": k + 1, "target": str(target), "exploiter": str(actor), "team_size": size,
                   "win_rate": result["exploiter_win_rate"], "wilson95": result["wilson95"],
