@@ -329,6 +329,18 @@ def test_the_third_piece_of_the_fifth_argentino_league_resumes_it_with_the_envid
     assert "heuristic_enviador" in known_policies("argentino") and cfg["tradition"] == "argentino"
 
 
+def test_the_sixth_argentino_league_config_is_the_fifth_without_the_record_and_with_both_envido_weapons():
+    """configs/ppo_argentino_league_v6.toml (issue 17): v5 with juego_record off, heuristic_enviador
+    (the styles' target) and the shipped ppo (a head-to-head target) in its league from the start."""
+    cfg, changed = _config_and_changes("ppo_argentino_league_v5", "ppo_argentino_league_v6")
+    assert set(changed) == {"juego_record", "bot_opponents", "pfsp_targets", "run_dir"}
+    assert changed["juego_record"] == (True, False)
+    before, after = changed["bot_opponents"]
+    assert list(after) == [*before, "heuristic_enviador", "ppo"]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "heuristic_enviador": 0.82, "ppo": 0.55}
+    assert changed["run_dir"][1] == "runs/ppo_argentino_league_v6" and cfg["time_limit_minutes"] == 120.0
+
+
 def test_the_fourth_argentino_league_config_is_the_third_with_exploiter_rounds_in_its_budget():
     """configs/ppo_argentino_league_v4.toml (issue 17): the third argentino run (v3) with exploiters
     of the learner as entries (train/ppo/rounds.py): three rounds within the three hours, at the
