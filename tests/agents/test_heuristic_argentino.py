@@ -11,6 +11,7 @@ import pytest
 
 from agents.heuristic_argentino import ArgentinoHeuristic, ArgentinoHeuristicConfig
 from agents.registry import known_policies, load_policy
+from tests.agents.positions import random_play_positions
 from train.eval.duplicate import play_match
 from truque_env import Table, VectorEnv
 from truque_env.traditions.argentino import actions as A
@@ -120,15 +121,7 @@ def test_the_faltero_opens_the_falta_envido_at_every_turn_it_may_and_the_heurist
     """heuristic_faltero (bluff_falta = 1): how the league bots' exploiters bet the envido."""
     from truque_env.traditions.argentino import layout as L
 
-    env = VectorEnv(64, tradition="argentino", team_size=1, seed=7)
-    obs, mask, *_ = env.reset()
-    rows_obs, rows_mask = [], []
-    walk = load_policy("random", seed=3, tradition="argentino")
-    for _ in range(60):  # positions of random play
-        rows_obs.append(obs.copy())
-        rows_mask.append(mask.copy())
-        obs, mask, *_ = env.step(walk.act_batch(obs, mask))
-    obs, mask = np.concatenate(rows_obs), np.concatenate(rows_mask)
+    obs, mask = random_play_positions("argentino", env_seed=7, walk_seed=3)
     turn = (mask[:, A.FALTA_ENVIDO] == 1) & (obs[:, O.P_EX_KIND + L.EX_NONE] == 1)  # its turn, not an answer
     assert turn.sum() > 50
     falta = {name: load_policy(name, seed=0, tradition="argentino").act_batch(obs, mask) == A.FALTA_ENVIDO
@@ -144,15 +137,7 @@ def test_the_enviador_opens_the_envido_at_every_turn_it_may_and_the_heuristic_do
     the falta with the hands the heuristic opens them with), as v5's exploiter bets it."""
     from truque_env.traditions.argentino import layout as L
 
-    env = VectorEnv(64, tradition="argentino", team_size=1, seed=8)
-    obs, mask, *_ = env.reset()
-    rows_obs, rows_mask = [], []
-    walk = load_policy("random", seed=4, tradition="argentino")
-    for _ in range(60):
-        rows_obs.append(obs.copy())
-        rows_mask.append(mask.copy())
-        obs, mask, *_ = env.step(walk.act_batch(obs, mask))
-    obs, mask = np.concatenate(rows_obs), np.concatenate(rows_mask)
+    obs, mask = random_play_positions("argentino", env_seed=8, walk_seed=4)
     turn = (mask[:, A.ENVIDO] == 1) & (obs[:, O.P_EX_KIND + L.EX_NONE] == 1)
     assert turn.sum() > 50
     opens = {name: np.isin(load_policy(name, seed=0, tradition="argentino").act_batch(obs, mask),

@@ -7,6 +7,7 @@ import pytest
 
 from agents.registry import known_policies, load_policy
 from agents.styles import StylePolicy
+from tests.agents.positions import random_play_positions
 from truque_env.traditions import action_kinds as K
 from truque_env.traditions import get as get_tradition
 from truque_env.traditions.argentino import actions as AA
@@ -103,16 +104,8 @@ def test_styles_are_in_every_traditions_registry_and_unknown_ones_are_refused(tr
 
 @pytest.mark.parametrize("tradition", TRADITIONS)
 def test_the_heuristic_bluffer_bets_more_than_the_heuristic(tradition):
-    env = VectorEnv(64, tradition=tradition, team_size=1, seed=5)
-    obs, mask, *_ = env.reset()
-    rows_obs, rows_mask = [], []
-    walk = load_policy("random", seed=2, tradition=tradition)
-    for _ in range(60):  # positions of random play
-        rows_obs.append(obs.copy())
-        rows_mask.append(mask.copy())
-        obs, mask, *_ = env.step(walk.act_batch(obs, mask))
-    obs, mask = np.concatenate(rows_obs), np.concatenate(rows_mask)
-    raises = np.asarray(env.spec.actions.ACTION_KIND) == K.RAISE
+    obs, mask = random_play_positions(tradition, env_seed=5, walk_seed=2)
+    raises = np.asarray(get_tradition(tradition).actions.ACTION_KIND) == K.RAISE
     may_bet = (mask[:, raises] > 0).any(axis=1)  # (its falsos come only with weak hands: a share of these)
     rate = {name: raises[load_policy(name, seed=0, tradition=tradition).act_batch(obs, mask)][may_bet].mean()
             for name in ("heuristic", "heuristic_bluffer")}
