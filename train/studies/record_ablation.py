@@ -18,13 +18,13 @@ the record costs this bot, not how exploitable a record-free bot would be.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from train import config
 from truque_env.io import check_new_output, write_json_atomic
 
 
@@ -109,7 +109,7 @@ def run(cfg: RecordAblationConfig) -> dict:
                              "same duplicate deals (win rates are the bot's)",
               "policy": cfg.policy, "tradition": cfg.tradition, "team_size": cfg.team_size, "results": rows,
               "load_average_before": list(load_before), "load_average_after": list(os.getloadavg()),
-              "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in dataclasses.asdict(cfg).items()}}
+              "config": config.to_dict(cfg)}
     write_json_atomic(cfg.out, result)
     print(f"wrote {cfg.out}")
     return result

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from train import config
 from truque_env.io import write_json_atomic
 
 MEASURES = {"senas_rate": "señas per chance", "mi_bits": "I(seña; hand) bits", "influence_kl_bits": "influence KL bits"}
@@ -80,7 +81,7 @@ def run(cfg: SenasExperimentConfig) -> dict:
     result = {"description": f"From `{cfg.init_from}`, {cfg.decisions:,} more decisions of PPO at each "
                              f"p_intercept (settings of `{cfg.config}`; rivals: {rivals}), then {cfg.manos:,} manos "
                              "of self-play at the same p_intercept measured by train.studies.analysis.",
-              "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in dataclasses.asdict(cfg).items()},
+              "config": config.to_dict(cfg),
               "runs": runs, "summary": summary}
     write_json_atomic(cfg.out, result)
     return result
