@@ -16,7 +16,8 @@ does), the style bots of
 configs/ppo_moteno_league.toml), ``ppo_3v3`` (the bot shipped before both, trained for 3 contra 3,
 ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
 policy for 1 contra 1, ``agents/checkpoints/cfr_moteno_1v1.npz``, ``agents.cfr_policy``; ``cfr_threshold`` and
-``cfr_pure`` play it thresholded at 0.15 and purified). A path to a
+``cfr_pure`` play it thresholded at 0.15 and purified). ``<name or path>+envido`` for argentino is that bot
+with the envido mano a mano played from the solved table (``agents.envido_table``; ``ppo+envido``). A path to a
 checkpoint of ``train.ppo.loop`` loads the learned policy (``agents.ppo_policy.PPOPolicy``); a path
 ending in ``.npz`` loads a CFR policy (an export or a run checkpoint of ``train.cfr.mccfr``,
 its header checked); a file that is neither is a clear ``ValueError``.
@@ -150,6 +151,7 @@ BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_wi
                       "heuristic_enviador": _heuristic_argentino_enviador,
                       "ppo": _shipped_ppo("ppo", ARGENTINO_BOT, tradition="argentino", team_sizes=ARGENTINO_BOT_SIZES),
                       "ppo_1v1": _shipped_ppo("ppo_1v1", ARGENTINO_1V1_BOT, tradition="argentino", team_sizes=(1,))}}
+ENVIDO_SUFFIX = "+envido"  # "<bot>+envido": the bot with the envido played from the solved table
 STYLE_BOTS = ("style_raiser", "style_caller", "style_folder", "style_bluffer")
 
 
@@ -174,6 +176,13 @@ def load_policy(name_or_path: str, seed: int = 0, tradition: str = "moteno"):
     path. A bot that does not exist for the tradition is a ValueError naming the ones that do."""
     key = name_or_path.strip()
     known = known_policies(tradition)
+    if key.endswith(ENVIDO_SUFFIX) and len(key) > len(ENVIDO_SUFFIX):
+        if tradition != "argentino":
+            raise ValueError(f"{key!r}: the solved envido table is argentino's, not {tradition}'s")
+        from agents.envido_table import EnvidoTablePolicy
+
+        base = load_policy(key.removesuffix(ENVIDO_SUFFIX), seed=seed, tradition=tradition)
+        return EnvidoTablePolicy(base, seed=seed + 1, name=key)
     if key == "random" or key in STYLE_BOTS:
         return _every_tradition_bot(key, seed, tradition)
     if key in BOTS.get(tradition, {}):

@@ -1,0 +1,330 @@
+"""A bot that plays the envido from a solved table and everything else as its base policy.
+
+The table is the envido of truco argentino mano a mano solved at every score by CFR+
+(``train.cfr.envido_argentino``, which writes it; this module only reads it). The base is any
+policy with ``action_probs`` (the PPO bots). At a decision of the envido the table's mixed
+strategy for the bot's envido value replaces the base's:
+
+* **answering** an envido chain (quiero, no quiero, or a raise): the table's answer; answering an
+  envido said with the truco (A34), the table answers the envido and the base's own chance of
+  accepting the truco answers the truco (quiero, the two "sin ley" answers, no quiero; a raise of
+  the envido comes with "y quiero retruco", or is "sin ley quiero y paso" when the truco is refused);
+* **opening** (the bot may say envido, real envido or falta envido: at its turn in the first baza
+  before its card, or as its answer to a truco, A22): the table's chance of each opening word; the
+  rest of the table's mass ("paso") goes to the base's other actions in the base's proportions
+  (it plays a card, says truco, accepts a truco ...). The envido said together with the truco
+  (A34) is left out: the table says when to open and with what.
+
+Señas keep the base's probability (they do not pass the turn: the envido decision is taken at the
+bot's next word, once). The table is not used (the base plays as it is) in 2 contra 2 and 3 contra
+3, at another target than the table's, after todo dicho or a flor, after the first answer to an
+envido said with the truco, and in a chain longer than the table's (``max_raises``). The table is built for the engine's
+default options (flor played, the falta worth what the leader lacks); the file records them.
+
+The file (``np.load`` of plain arrays, no pickles; ``TABLE_FORMAT`` and ``TABLE_VERSION``):
+``strategies[a, b, row, slot, type]`` the probability of slot (0 quiero or paso, 1 no quiero,
+2 envido, 3 real envido, 4 falta envido) at decision row ``row`` for an envido value of type
+``type`` (``envido_values[type]``), with the mano at ``a`` tantos and the pie at ``b``;
+``row_of_code[opener, code]`` the row answering a chain said from ``opener`` (0 the mano, 1 the
+pie), the chain coded ``code = 1`` then ``4 * code + w`` per word (w 1 envido, 2 real envido, 3 falta
+envido; code 1 is that side's opening); ``player[row]`` who chooses there (0 mano, 1 pie);
+``target``, ``flor``, ``falta_match``, ``max_raises``; ``V[a, b]`` the mano's chance of the juego and
+``Q`` the points of the rest of a mano the solve assumed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from truque_env.cards import CARD_SUIT
+from truque_env.io import read_npz
+from truque_env.policy import key_uniforms
+from truque_env.traditions.argentino import actions as A
+from truque_env.traditions.argentino import observation as O
+from truque_env.traditions.argentino.rules import ENVIDO_CARD_VALUE, envido_value_nb
+
+TABLE_FORMAT = "truque_env.envido_table"
+TABLE_VERSION = 1
+SHIPPED_TABLE = Path(__file__).resolve().parent / "checkpoints" / "envido_argentino_1v1.npz"
+
+HAND = O.SLICES["hand"][0]
+PLAYED_BY = O.SLICES["played_by"][0]
+PHASE = O.SLICES["phase"][0]  # blind, play, answer, done
+POSITION = O.SLICES["position"][0]
+TEAM_SIZE = O.SLICES["team_size"][0]
+SCORE = O.SLICES["score"][0]
+HISTORY = O.SLICES["history"][0]
+HISTORY_LEN = O.HISTORY_IN_OBS
+TARGET = O.PARTS["target_falta.target"][0]
+ENV_STATE = O.PARTS["envido.state"][0]  # none, open, accepted, refused, void
+EX_KIND = O.PARTS["exchange.kind"][0]  # none, envido, truco, double, flor, uno y uno
+EX_MINE = O.PARTS["exchange.answering_mine"][0]
+# the actions of the slots (0 quiero / paso, 1 no quiero, 2 envido, 3 real envido, 4 falta envido)
+SLOT_ACTION = np.array([A.QUIERO, A.NO_QUIERO, A.ENVIDO, A.REAL_ENVIDO, A.FALTA_ENVIDO], dtype=np.int64)
+# words after which the table does not know the envido: todo dicho, the flor's, the double calls
+FOREIGN_WORDS = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)
+FOREIGN_WORDS[[A.TODO_DICHO, A.FLOR, A.ME_ACHICO, A.CON_FLOR_QUIERO, A.CON_FLOR_NO_QUIERO, A.CONTRAFLOR,
+               A.AL_RESTO]] = True
+FOREIGN_WORDS[A.SIN_LEY_QUIERO_Y_PASO : A.TRUCO] = True  # answers to a double: the table answers only the first
+OPENINGS = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)  # the envido said at a turn, alone or with the truco
+OPENINGS[A.ENVIDO : A.FALTA_ENVIDO + 1] = True
+OPENINGS[A.ENVIDO_Y_TRUCO : A.ENVIDO_Y_TRUCO + 3] = True
+SENA_BASE, NUM_SENAS = A.SENA_BASE, A.NUM_SENAS
+
+
+class EnvidoTable:
+    """The arrays of a table file, checked."""
+
+    def __init__(self, path=SHIPPED_TABLE):
+        self.path = Path(path)
+        if not self.path.exists():
+            raise ValueError(f"no envido table at {str(path)!r}")
+        z = read_npz(self.path, "envido table")
+        if str(z.get("format", "")) != TABLE_FORMAT or int(z.get("version", -1)) != TABLE_VERSION:
+            raise ValueError(f"{self.path}: not an envido table of version {TABLE_VERSION} (train.cfr.envido_argentino)")
+        self.target = int(z["target"])
+        self.flor, self.falta_match = bool(z["flor"]), bool(z["falta_match"])
+        self.max_raises = int(z["max_raises"])
+        s = np.asarray(z["strategies"], dtype=np.float64)
+        total = s.sum(axis=3, keepdims=True)  # stored as float16: each row summed to 1 again
+        self.strategies = np.ascontiguousarray(np.where(total > 0, s / np.where(total > 0, total, 1), 0), dtype=np.float32)
+        self.row_of_code = np.ascontiguousarray(z["row_of_code"], dtype=np.int64)
+        self.player = np.ascontiguousarray(z["player"], dtype=np.int64)
+        self.envido_values = np.ascontiguousarray(z["envido_values"], dtype=np.int64)
+        self.V, self.Q = z["V"], z["Q"]
+        t, rows = self.target, self.player.size
+        if (self.strategies.shape != (t, t, rows, SLOT_ACTION.size, self.envido_values.size)
+                or self.row_of_code.shape != (2, 4 ** (self.max_raises + 2)) or self.row_of_code.max() >= rows):
+            raise ValueError(f"{self.path}: the table's arrays do not fit together")
+        self.type_of_value = np.full(41, -1, dtype=np.int64)
+        self.type_of_value[self.envido_values] = np.arange(self.envido_values.size)
+
+
+@njit(cache=True)
+def _my_envido(o, suit, value):
+    cards = np.empty(3, dtype=np.int64)
+    k = 0
+    for c in range(40):
+        if o[HAND + c] or o[PLAYED_BY + c]:
+            if k < 3:
+                cards[k] = c
+            k += 1
+    if k != 3:
+        return -1
+    return envido_value_nb(cards[0], cards[1], cards[2], suit, value)
+
+
+@njit(cache=True)
+def _chain(o, max_words):
+    """The envido words of the mano so far from the history: (code, opener's relative seat, words,
+    whether the first came with the truco, A34), or code -1 when the table does not know this
+    envido (a foreign word, too long a chain)."""
+    code = 1
+    opener = -1
+    words = 0
+    double = False
+    for i in range(HISTORY_LEN):
+        seat1 = o[HISTORY + 2 * i]
+        if seat1 == 0:
+            continue
+        action = o[HISTORY + 2 * i + 1] - 1
+        if FOREIGN_WORDS[action]:
+            return -1, -1, 0, False
+        word = -1
+        if A.ENVIDO <= action <= A.FALTA_ENVIDO:
+            word = action - A.ENVIDO
+        elif A.ENVIDO_Y_TRUCO <= action < A.ENVIDO_Y_TRUCO + 3:
+            word = action - A.ENVIDO_Y_TRUCO
+            double = True
+        if word >= 0:
+            if opener < 0:
+                opener = seat1 - 1
+            words += 1
+            if words > max_words:
+                return -1, -1, 0, False
+            code = 4 * code + word + 1
+    return code, opener, words, double
+
+
+@njit(cache=True)
+def _row_of(o, row_of_code, player, max_raises):
+    """The table row of this decision and whether it is an opening; row -1 where the table is not used."""
+    i_am_mano = o[POSITION] == 1
+    me = 0 if i_am_mano else 1
+    code, opener, words, double = _chain(o, max_raises + 1)
+    if code < 0:
+        return -1, False
+    if words == 0:
+        if o[ENV_STATE] != 1:  # no envido yet
+            return -1, False
+        row = row_of_code[me, 1]
+        opening = True
+    else:
+        kind = EX_KIND + (3 if double else 1)  # answering the envido, or the double call that opened it
+        if not (o[PHASE + 2] == 1 and o[kind] == 1 and o[EX_MINE] == 1 and (words == 1 or not double)):
+            return -1, False
+        opener_role = me if opener == 0 else 1 - me
+        row = row_of_code[opener_role, code]
+        opening = False
+    if row < 0 or player[row] != me:
+        return -1, False
+    return row, opening
+
+
+@njit(cache=True)
+def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value, target, max_raises, suit, value,
+              used):
+    """The base's ``probs`` (rows of the batch) with the table's envido in place, where it applies;
+    ``used[i]`` says where it did."""
+    n = obs.shape[0]
+    for i in range(n):
+        used[i] = False
+        o = obs[i]
+        if o[TEAM_SIZE] != 1 or o[TARGET] != target:
+            continue
+        mask = masks[i]
+        if mask[A.FLOR]:  # a flor to sing comes first (A8) and cancels the envido (A9)
+            continue
+        may_open = False
+        for k in range(3):
+            if mask[A.ENVIDO + k]:
+                may_open = True
+        double = o[PHASE + 2] == 1 and o[EX_KIND + 3] == 1
+        answering = (o[PHASE + 2] == 1 and o[EX_KIND + 1] == 1) or double
+        if not (may_open or answering):
+            continue
+        row, opening = _row_of(o, row_of_code, player, max_raises)
+        if row < 0 or (opening and not may_open):
+            continue
+        t = type_of_value[_my_envido(o, suit, value)]
+        if t < 0:
+            continue
+        mine, rival = o[SCORE], o[SCORE + 1]
+        a, b = (mine, rival) if o[POSITION] == 1 else (rival, mine)
+        if a >= target or b >= target:
+            continue
+        strat = strategies[a, b, row]
+        ok = True
+        for slot in range(5):
+            act = SLOT_ACTION[slot] if not (double and slot >= 2) else A.Y_QUIERO_RETRUCO + slot - 2
+            if strat[slot, t] > 0.0 and not (opening and slot == 0) and not mask[act]:
+                ok = False  # the table's legality should be the engine's: never guess
+        if not ok:
+            continue
+        p = probs[i]
+        senas = 0.0
+        for k in range(NUM_SENAS):
+            senas += p[SENA_BASE + k]
+        rest = 1.0 - senas
+        if opening:
+            others = 0.0
+            count = 0
+            for act in range(p.size):
+                if mask[act] and not OPENINGS[act] and not (SENA_BASE <= act < SENA_BASE + NUM_SENAS):
+                    others += p[act]
+                    count += 1
+            if count == 0:
+                continue
+            for act in range(p.size):
+                if SENA_BASE <= act < SENA_BASE + NUM_SENAS:
+                    continue
+                if OPENINGS[act]:
+                    p[act] = 0.0
+                elif mask[act]:
+                    share = p[act] / others if others > 0.0 else 1.0 / count
+                    p[act] = rest * strat[0, t] * share
+            for slot in range(2, 5):
+                p[SLOT_ACTION[slot]] = rest * strat[slot, t]
+        elif double:
+            # A34: the table answers the envido; the truco is accepted with the base's own chance
+            yes = p[A.QUIERO] + p[A.SIN_LEY_PASO_Y_QUIERO]
+            for k in range(3):
+                yes += p[A.Y_QUIERO_RETRUCO + k]
+            no = p[A.NO_QUIERO] + p[A.SIN_LEY_QUIERO_Y_PASO]
+            acc = yes / (yes + no) if yes + no > 0.0 else 0.5
+            for act in range(p.size):
+                if not (SENA_BASE <= act < SENA_BASE + NUM_SENAS):
+                    p[act] = 0.0
+            raise_ = strat[2, t] + strat[3, t] + strat[4, t]
+            p[A.QUIERO] = rest * strat[0, t] * acc
+            # a raise comes with the truco accepted (y quiero retruco): refusing the truco, quiero the envido
+            p[A.SIN_LEY_QUIERO_Y_PASO] = rest * (strat[0, t] + raise_) * (1.0 - acc)
+            p[A.SIN_LEY_PASO_Y_QUIERO] = rest * strat[1, t] * acc
+            p[A.NO_QUIERO] = rest * strat[1, t] * (1.0 - acc)
+            for k in range(3):
+                p[A.Y_QUIERO_RETRUCO + k] = rest * strat[2 + k, t] * acc
+        else:
+            for act in range(p.size):
+                if not (SENA_BASE <= act < SENA_BASE + NUM_SENAS):
+                    p[act] = 0.0
+            for slot in range(5):
+                p[SLOT_ACTION[slot]] = rest * strat[slot, t]
+        used[i] = True
+
+
+@njit(cache=True)
+def _sample(probs, masks, u, out):
+    for i in range(probs.shape[0]):
+        total = 0.0
+        for a in range(probs.shape[1]):
+            if masks[i, a]:
+                total += probs[i, a]
+        x = u[i] * total
+        acc = 0.0
+        last = -1
+        for a in range(probs.shape[1]):
+            if masks[i, a] and probs[i, a] > 0.0:
+                acc += probs[i, a]
+                last = a
+                if x < acc:
+                    break
+        if last < 0:  # no mass on a legal action (cannot come from mix_probs): the first legal one
+            for a in range(probs.shape[1]):
+                if masks[i, a]:
+                    last = a
+                    break
+        out[i] = last
+
+
+class EnvidoTablePolicy:
+    """``base`` (a policy with ``action_probs``) with the envido played from ``table`` (mano a mano)."""
+
+    tradition = "argentino"
+
+    def __init__(self, base, table: EnvidoTable | str | Path = SHIPPED_TABLE, seed: int = 0, name: str | None = None):
+        if not hasattr(base, "action_probs"):
+            raise ValueError(f"the envido table needs a base policy with action_probs, got {type(base).__name__}")
+        self.base = base
+        self.table = table if isinstance(table, EnvidoTable) else EnvidoTable(table)
+        self.name = name or f"{getattr(base, 'name', 'base')}+envido"
+        if hasattr(base, "team_sizes"):
+            self.team_sizes = base.team_sizes
+        self.rng = np.random.default_rng(seed)
+        self.used = 0  # decisions the table took (counted, for the studies)
+
+    def action_probs(self, observations, action_masks) -> np.ndarray:
+        obs = np.ascontiguousarray(observations, dtype=np.int8)
+        masks = np.ascontiguousarray(action_masks, dtype=np.uint8)
+        probs = np.array(self.base.action_probs(obs, masks), dtype=np.float64)
+        used = np.zeros(obs.shape[0], dtype=np.bool_)
+        tb = self.table
+        mix_probs(obs, masks, probs, tb.strategies, tb.row_of_code, tb.player, tb.type_of_value, tb.target,
+                  tb.max_raises, CARD_SUIT, ENVIDO_CARD_VALUE, used)
+        self.used += int(used.sum())
+        return probs
+
+    def act_batch(self, observations, action_masks, keys=None) -> np.ndarray:
+        masks = np.ascontiguousarray(action_masks, dtype=np.uint8)
+        if masks.ndim != 2 or not (masks > 0).any(axis=1).all():
+            raise ValueError("a row of the masks has no legal action")
+        probs = self.action_probs(observations, masks)
+        u = self.rng.random(masks.shape[0]) if keys is None else key_uniforms(keys)
+        out = np.empty(masks.shape[0], dtype=np.int64)
+        _sample(probs, masks, u, out)
+        return out
+
+    def act(self, observation, action_mask) -> int:
+        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])

@@ -1,0 +1,224 @@
+"""The bot that plays the envido from the solved table (agents.envido_table): its numba kernel
+against a plain-Python twin under random play, the table's legality against the engine's, the
+fallbacks, the file checks, and the registry's ``+envido``."""
+
+import numpy as np
+import pytest
+
+from agents.envido_table import SHIPPED_TABLE, EnvidoTable, EnvidoTablePolicy
+from agents.registry import load_policy
+from train.cfr import envido_argentino as E
+from truque_env.io import write_npz_atomic
+from truque_env.policy import nth_legal
+from truque_env.traditions.argentino import actions as A
+from truque_env.traditions.argentino import observation as O
+from truque_env.traditions.argentino.rules import envido_value
+from truque_env.vector import VectorEnv
+
+TARGET = 8
+SLOT_ACTIONS = [A.QUIERO, A.NO_QUIERO, A.ENVIDO, A.REAL_ENVIDO, A.FALTA_ENVIDO]
+SENAS = range(A.SENA_BASE, A.SENA_BASE + A.NUM_SENAS)
+
+
+class UniformBase:
+    """Every legal action alike (a base with action_probs)."""
+
+    team_sizes = (1, 2)
+
+    def action_probs(self, obs, masks):
+        m = np.asarray(masks, dtype=np.float64)
+        return m / m.sum(axis=1, keepdims=True)
+
+
+def _points(target):
+    Q = np.zeros((target + 1, target + 1))
+    Q[1, 0] = Q[0, 1] = 0.25
+    Q[2, 0] = Q[0, 2] = 0.15
+    Q[3, 0] = Q[0, 3] = 0.1
+    return Q
+
+
+@pytest.fixture(scope="module")
+def table_path(tmp_path_factory):
+    cfg = E.EnvidoSolveConfig(target=TARGET, iterations=200)
+    solved = E.solve_juego(cfg, _points(TARGET))
+    path = tmp_path_factory.mktemp("envido") / "table.npz"
+    write_npz_atomic(path, E.table_arrays(cfg, solved, _points(TARGET)), compressed=True)
+    return path
+
+
+def _part(o, name):
+    lo, hi = O.PARTS[name]
+    return o[lo:hi]
+
+
+def _slice(o, name):
+    lo, shape = O.SLICES[name]
+    return o[lo : lo + int(np.prod(shape))].reshape(shape)
+
+
+def twin(o, mask, p, table, sk):
+    """The table's decision read the long way: (used, probabilities, the skeleton's legal slots or None)."""
+    p = p.copy()
+    if _slice(o, "team_size")[0] != 1 or _part(o, "target_falta.target")[0] != table.target or mask[A.FLOR]:
+        return False, p, None
+    i_am_mano = _slice(o, "position")[0] == 1
+    me = 0 if i_am_mano else 1
+    history = [(int(s) - 1, int(a) - 1) for s, a in _slice(o, "history") if s]
+    if any(a == A.TODO_DICHO or A.FLOR <= a <= A.AL_RESTO or A.SIN_LEY_QUIERO_Y_PASO <= a < A.TRUCO
+           for _, a in history):
+        return False, p, None
+    words = {A.ENVIDO: 1, A.REAL_ENVIDO: 2, A.FALTA_ENVIDO: 3,
+             A.ENVIDO_Y_TRUCO: 1, A.ENVIDO_Y_TRUCO + 1: 2, A.ENVIDO_Y_TRUCO + 2: 3}
+    chain = [(s, a) for s, a in history if a in words]
+    double = any(a >= A.ENVIDO_Y_TRUCO for _, a in chain)
+    if len(chain) > table.max_raises + 1:
+        return False, p, None
+    phase, kind = _slice(o, "phase"), _part(o, "exchange.kind")
+    mine = _part(o, "exchange.answering_mine")[0] == 1
+    if double:
+        answering = phase[2] == 1 and kind[3] == 1 and mine and len(chain) == 1
+    else:
+        answering = phase[2] == 1 and kind[1] == 1 and mine
+    may_open = any(mask[A.ENVIDO + k] for k in range(3))
+    code = 1
+    for _, a in chain:
+        code = 4 * code + words[a]
+    if not chain:
+        if not may_open or _part(o, "envido.state")[0] != 1:
+            return False, p, None
+        opener_role, opening = me, True
+    else:
+        if not answering:
+            return False, p, None
+        opener_role, opening = (me if chain[0][0] == 0 else 1 - me), False
+    node = sk.node_of_code[opener_role, code]
+    if node < 0 or sk.player[node] != me:
+        return False, p, None
+    cards = [c for c in range(40) if _slice(o, "hand")[c] or _slice(o, "played_by")[0, c]]
+    t = E.TYPE_OF_VALUE[envido_value(cards)]
+    mine, rival = _slice(o, "score")
+    a, b = (mine, rival) if i_am_mano else (rival, mine)
+    row = table.row_of_code[opener_role, code]
+    strat = table.strategies[a, b, row, :, t].astype(np.float64)
+    falta = table.target - max(a, b)
+    legal_slots = [s for s in range(5) if E.legal_children(sk, falta)[node, s] >= 0]
+    senas = sum(p[k] for k in SENAS)
+    if opening:
+        others = [k for k in range(A.NUM_ACTIONS) if mask[k] and k not in SENAS
+                  and not (A.ENVIDO <= k <= A.FALTA_ENVIDO or A.ENVIDO_Y_TRUCO <= k < A.ENVIDO_Y_TRUCO + 3)]
+        total = sum(p[k] for k in others)
+        new = np.zeros_like(p)
+        for k in SENAS:
+            new[k] = p[k]
+        for k in others:
+            new[k] = (1 - senas) * strat[0] * p[k] / total
+        for s in (2, 3, 4):
+            new[SLOT_ACTIONS[s]] = (1 - senas) * strat[s]
+    elif double:  # the envido by the table, the truco by the base's chance of accepting it
+        yes = p[A.QUIERO] + p[A.SIN_LEY_PASO_Y_QUIERO] + sum(p[A.Y_QUIERO_RETRUCO + k] for k in range(3))
+        no = p[A.NO_QUIERO] + p[A.SIN_LEY_QUIERO_Y_PASO]
+        acc = yes / (yes + no)
+        new = np.zeros_like(p)
+        for k in SENAS:
+            new[k] = p[k]
+        new[A.QUIERO] = (1 - senas) * strat[0] * acc
+        new[A.SIN_LEY_QUIERO_Y_PASO] = (1 - senas) * (strat[0] + strat[2:].sum()) * (1 - acc)
+        new[A.SIN_LEY_PASO_Y_QUIERO] = (1 - senas) * strat[1] * acc
+        new[A.NO_QUIERO] = (1 - senas) * strat[1] * (1 - acc)
+        for k in range(3):
+            new[A.Y_QUIERO_RETRUCO + k] = (1 - senas) * strat[2 + k] * acc
+    else:
+        new = np.zeros_like(p)
+        for k in SENAS:
+            new[k] = p[k]
+        for s in range(5):
+            new[SLOT_ACTIONS[s]] = (1 - senas) * strat[s]
+    return True, new, (legal_slots, opening, len(chain), double)
+
+
+def _random_play(table_path, team_size=1, steps=400, seed=0, target=TARGET):
+    """The table's bot (on a uniform base) at the even seats, a uniform player at the odd ones (who
+    also says the envido with the truco, which the table's bot never does); yields the bot's rows."""
+    env = VectorEnv(64, tradition="argentino", team_size=team_size, target=target, seed=seed)
+    env.reset(seed=seed)
+    pol = EnvidoTablePolicy(UniformBase(), table_path, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        mine = env.seat % 2 == 0
+        obs, mask = env.obs[mine].copy(), env.mask[mine].copy()
+        probs = pol.action_probs(obs, mask)
+        yield obs, mask, probs, pol
+        actions = nth_legal(env.mask, rng.random(64))
+        actions[mine] = pol.act_batch(obs, mask, keys=rng.integers(0, 2**63, size=int(mine.sum()), dtype=np.uint64))
+        env.step(actions)
+
+
+def test_the_kernel_is_its_twin_and_the_table_legality_is_the_engines(table_path):
+    table, sk = EnvidoTable(table_path), E.build_skeleton(3)
+    base = UniformBase()
+    used = {"opening": 0, "answer": 0, "double": 0}
+    for obs, mask, probs, _ in _random_play(table_path, steps=400):
+        base_p = base.action_probs(obs, mask)
+        for i in range(obs.shape[0]):
+            applies, expected, legal = twin(obs[i], mask[i], base_p[i], table, sk)
+            np.testing.assert_allclose(probs[i], expected, atol=1e-5)
+            assert abs(probs[i][mask[i] == 0]).max(initial=0) == 0  # nothing illegal
+            assert probs[i].sum() == pytest.approx(1.0, abs=1e-5)
+            if applies:
+                legal_slots, opening, words, double = legal
+                actions = [A.QUIERO, A.NO_QUIERO, *range(A.Y_QUIERO_RETRUCO, A.Y_QUIERO_RETRUCO + 3)] if double \
+                    else SLOT_ACTIONS
+                engine = [s for s in range(2 if opening else 0, 5) if mask[i][actions[s]]]
+                table_slots = [s for s in legal_slots if not (opening and s == 0)]
+                if words < table.max_raises:
+                    assert table_slots == engine  # the skeleton's legal words are the engine's
+                else:
+                    assert set(table_slots) <= set(engine)
+                used["double" if double else "opening" if opening else "answer"] += 1
+    assert used["opening"] > 100 and used["answer"] > 100 and used["double"] > 20
+
+
+def test_not_used_in_2v2_nor_at_another_target(table_path):
+    for team_size, target in ((2, TARGET), (1, 10)):
+        seen = list(_random_play(table_path, team_size=team_size, steps=60, target=target))
+        for obs, mask, probs, _ in seen:
+            np.testing.assert_allclose(probs, UniformBase().action_probs(obs, mask))
+        assert seen[-1][3].used == 0
+
+
+def test_the_same_seed_gives_the_same_trajectory(table_path):
+    a = [x for _, _, x, _ in _random_play(table_path, steps=40, seed=3)]
+    b = [x for _, _, x, _ in _random_play(table_path, steps=40, seed=3)]
+    assert len(a) == len(b) == 40
+    for x, y in zip(a, b, strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_a_bad_table_is_a_clear_error(tmp_path, table_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a table")
+    with pytest.raises(ValueError, match="envido table"):
+        EnvidoTable(bad)
+    with pytest.raises(ValueError, match="no envido table"):
+        EnvidoTable(tmp_path / "missing.npz")
+    z = dict(np.load(table_path))
+    z["strategies"] = z["strategies"][:, :, :3]
+    cut = tmp_path / "cut.npz"
+    write_npz_atomic(cut, z)
+    with pytest.raises(ValueError, match="do not fit"):
+        EnvidoTable(cut)
+    with pytest.raises(ValueError, match="action_probs"):
+        EnvidoTablePolicy(object(), table_path)
+
+
+def test_the_registry_adds_the_table_to_a_bot():
+    if not SHIPPED_TABLE.exists():
+        pytest.skip("the shipped table is built by train.cfr.envido_argentino")
+    pol = load_policy("ppo+envido", tradition="argentino")
+    assert isinstance(pol, EnvidoTablePolicy) and pol.name == "ppo+envido" and pol.team_sizes == (1, 2)
+    assert pol.table.target == 30 and pol.table.flor and not pol.table.falta_match
+    with pytest.raises(ValueError, match="action_probs"):
+        load_policy("heuristic+envido", tradition="argentino")
+    with pytest.raises(ValueError, match="argentino"):
+        load_policy("ppo+envido", tradition="moteno")

@@ -1,0 +1,197 @@
+"""The envido of truco argentino mano a mano as a solved game (train.cfr.envido_argentino): the
+deal, the betting tree against the articles, the payoffs, and the solution's sense."""
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from train.cfr import envido_argentino as E
+from train.cfr.public_tree import PublicTreeSolver, exploitability
+from truque_env.traditions.argentino.rules import envido_value, flor_value
+
+
+def _synthetic_points(target):
+    """The rest of a mano: 1 to 4 tantos to one side (a truco), a little more often to the pie."""
+    Q = np.zeros((target + 1, target + 1))
+    for k, p in zip([1, 2, 3, 4], [0.3, 0.4, 0.22, 0.08], strict=True):
+        Q[k, 0] += 0.45 * p
+        Q[0, k] += 0.55 * p
+    return Q
+
+
+def _race(target, g=1.5):
+    """A juego's chance from a score in a race of equal players (the mano at a, the pie at b)."""
+    i_need = target - np.arange(target)[:, None]
+    they_need = target - np.arange(target)[None, :]
+    return they_need ** g / (they_need ** g + i_need ** g)
+
+
+def _code(words):
+    code = 1
+    for w in words:
+        code = 4 * code + {"E": 1, "R": 2, "F": 3}[w]
+    return code
+
+
+@pytest.fixture(scope="module")
+def skeleton():
+    return E.build_skeleton(3)
+
+
+def test_a19_a20_the_types_are_the_envido_values_of_every_hand():
+    hands = list(combinations(range(40), 3))
+    values = {envido_value(h) for h in hands}
+    assert values == set(E.ENVIDO_VALUES.tolist())  # 0-7 and 20-33
+
+
+def test_without_flor_the_prior_is_the_deal_of_one_hand():
+    """Every hand has as many disjoint rival hands, so each marginal is one hand's distribution."""
+    prior = E.envido_prior(flor=False)
+    counts = np.zeros(E.NUM_TYPES)
+    for h in combinations(range(40), 3):
+        counts[E.TYPE_OF_VALUE[envido_value(h)]] += 1
+    np.testing.assert_allclose(prior.sum(axis=1), counts / counts.sum(), atol=1e-12)
+    np.testing.assert_allclose(prior, prior.T, atol=1e-12)
+
+
+def test_a8_a9_with_flor_no_type_holds_a_flor():
+    """A flor is sung first and cancels the envido: the prior counts only hands without one."""
+    with_flor = E.envido_prior(flor=True)
+    no_flor_hands = [h for h in combinations(range(40), 3) if flor_value(h) == 0]
+    counts = np.zeros(E.NUM_TYPES)
+    for h in no_flor_hands:
+        counts[E.TYPE_OF_VALUE[envido_value(h)]] += 1
+    # the 33 of a flor (7 and 6 of a suit with a third of it) is gone; 33 stays for 7-6 of a suit + another
+    assert with_flor.sum() == pytest.approx(1.0)
+    assert abs(with_flor.sum(axis=1) - counts / counts.sum()).max() < 2e-3
+
+
+def test_a27_ties_go_to_the_mano():
+    beats = E.showdown_beats()
+    assert beats[E.TYPE_OF_VALUE[27], E.TYPE_OF_VALUE[27]] == 1.0
+    assert beats[E.TYPE_OF_VALUE[26], E.TYPE_OF_VALUE[27]] == 0.0
+    assert beats[E.TYPE_OF_VALUE[7], E.TYPE_OF_VALUE[20]] == 0.0
+
+
+@pytest.mark.parametrize("words, stake, refused_pays", [
+    ("E", 2, 1),  # A25: a first envite refused pays 1
+    ("R", 3, 1),
+    ("F", E.FALTA, 1),  # A25: falta refused at once pays 1
+    ("EE", 4, 2),  # A25: after raises, the tantos accepted so far
+    ("ER", 5, 2),
+    ("RF", E.FALTA, 3),  # A25: real envido, falta envido, no quiero pays 3
+    ("EER", 7, 4),
+    ("EERF", E.FALTA, 7),
+])
+def test_a23_a25_stakes_and_refusals(skeleton, words, stake, refused_pays):
+    node = skeleton.node_of_code[0, _code(words)]
+    assert node >= 0
+    assert skeleton.player[node] == len(words) % 2  # the rival of the last word answers
+    showdown, refused = skeleton.child[node, E.QUIERO], skeleton.child[node, E.NO_QUIERO]
+    assert skeleton.kind[showdown] == E.K_SHOWDOWN and skeleton.amount[showdown] == stake
+    assert skeleton.kind[refused] == E.K_REFUSED and skeleton.amount[refused] == refused_pays
+    assert skeleton.taker[refused] == (len(words) - 1) % 2  # the last raiser's side takes it
+
+
+def test_after_a_falta_only_quiero_or_no_quiero(skeleton):
+    node = skeleton.node_of_code[1, _code("EF")]  # the pie opened, the mano raised to the falta
+    assert skeleton.player[node] == 1
+    assert (skeleton.child[node, 2:] < 0).all()
+
+
+def test_the_chain_stops_at_max_raises_but_falta_stays(skeleton):
+    node = skeleton.node_of_code[0, _code("EEE")]
+    assert skeleton.child[node, E.ENVIDO] < 0 and skeleton.child[node, E.REAL_ENVIDO] < 0
+    assert skeleton.child[node, E.FALTA_ENVIDO] >= 0
+    assert skeleton.node_of_code[0, _code("EEEE")] < 0
+
+
+def test_a_word_above_the_falta_is_not_offered(skeleton):
+    """The engine's ruling on A24's chain: envido and real envido while the stake stays within the
+    falta; falta envido always (falta 4: "envido, envido" is 4, legal; "envido, real envido" 5 is not)."""
+    child = E.legal_children(skeleton, falta=4)
+    node = skeleton.node_of_code[0, _code("E")]
+    assert child[node, E.ENVIDO] >= 0 and child[node, E.REAL_ENVIDO] < 0 and child[node, E.FALTA_ENVIDO] >= 0
+    root = E.legal_children(skeleton, falta=1)[0]
+    assert root[E.ENVIDO] < 0 and root[E.REAL_ENVIDO] < 0 and root[E.FALTA_ENVIDO] >= 0 and root[E.PASO] >= 0
+
+
+def test_a35_an_envido_that_reaches_the_target_wins_at_once():
+    T = 30
+    U = E.envido_payoffs(np.full((T, T), 0.5), _synthetic_points(T), 27, 10, T)
+    assert U[3, 0] == 1.0 and U[0, 20] == 0.0
+    assert 0.0 < U[2, 0] < 1.0 and 0.0 < U[0, 0] < 1.0
+
+
+def test_a23_a36_the_falta_is_what_the_leader_lacks(skeleton):
+    T = 30
+    V = np.full((T, T), 0.5)
+    U = E.envido_payoffs(V, _synthetic_points(T), 5, 18, T)
+    game = E.score_game(skeleton, E.envido_prior(), E.showdown_beats(), U, 5, 18, T)
+    falta_open = skeleton.child[0, E.FALTA_ENVIDO]
+    showdown = skeleton.child[falta_open, E.QUIERO]
+    assert game.win[showdown] == U[12, 0] and game.lose[showdown] == U[0, 12]  # the leader (18) lacks 12
+    match = E.score_game(skeleton, E.envido_prior(), E.showdown_beats(), U, 5, 18, T, falta_match=True)
+    assert match.win[showdown] == 1.0 and match.lose[showdown] == 0.0  # option "match": the juego
+
+
+@pytest.fixture(scope="module")
+def solved_small():
+    T = 8
+    cfg = E.EnvidoSolveConfig(target=T, iterations=300)
+    return cfg, E.solve_juego(cfg, _synthetic_points(T))
+
+
+def test_the_juego_is_solved_backwards_and_each_score_is_near_equilibrium(solved_small):
+    cfg, sol = solved_small
+    V, expl = sol["V"], sol["exploitability"]
+    assert expl.max() < 2e-3
+    assert ((V > 0) & (V < 1)).all()
+    assert (np.diff(V, axis=0) > -1e-3).all()  # more tantos of the mano: a better chance
+    assert (np.diff(V, axis=1) < 1e-3).all()
+
+
+def test_the_answers_follow_the_envido(skeleton):
+    """At the first mano of a juego to 30 the mano answering the pie's falta (ties are his, A27):
+    33 always accepts, 0 never, and the share accepted does not fall as the envido rises."""
+    T = 30
+    U = E.envido_payoffs(_race(T), _synthetic_points(T), 0, 0, T)
+    game = E.score_game(skeleton, E.envido_prior(), E.showdown_beats(), U, 0, 0, T)
+    solver = PublicTreeSolver(game, tremble=1e-3)
+    solver.run(500)
+    policy = solver.average_policy()
+    assert exploitability(game, policy) < 1e-3
+    node = skeleton.node_of_code[1, _code("F")]
+    accept = policy[node, E.QUIERO]
+    assert accept[E.TYPE_OF_VALUE[33]] > 0.99 and accept[E.TYPE_OF_VALUE[0]] < 0.01
+    assert (np.diff(accept) > -0.05).all()
+
+
+def test_table_arrays_fit_the_bot(solved_small):
+    cfg, sol = solved_small
+    arr = E.table_arrays(cfg, sol, _synthetic_points(cfg.target))
+    rows = arr["player"].size
+    assert arr["strategies"].shape == (8, 8, rows, 5, E.NUM_TYPES)
+    s = arr["strategies"].astype(np.float64)
+    total = s.sum(axis=3)
+    assert np.allclose(total[total > 0], 1.0, atol=5e-3)
+    assert arr["row_of_code"][0, 1] == 0  # the mano's opening is the first row
+
+
+def test_the_command_writes_a_table_the_bot_reads_and_keeps_what_exists(tmp_path):
+    from agents.envido_table import EnvidoTable
+
+    out, summary = tmp_path / "table.npz", tmp_path / "table.json"
+    argv = ["--points-of", "heuristic", "--manos", "1000", "--target", "6", "--iterations", "30", "--out", str(out),
+            "--summary", str(summary)]
+    result = E.main(argv)
+    table = EnvidoTable(out)
+    assert table.target == 6 and table.strategies.shape[:2] == (6, 6)
+    assert result["mano_points"]["manos"] == 1000 and 0 < result["juego_chance_of_the_first_mano"] < 1
+    Q = table.Q
+    assert Q[0, 0] == 0 and Q.sum() == pytest.approx(1.0, abs=1e-5)
+    with pytest.raises(FileExistsError):
+        E.main(argv)
+    with pytest.raises(ValueError, match="manos"):
+        E.main([*argv, "--manos", "10", "--overwrite"])

@@ -1,0 +1,436 @@
+"""The envido of truco argentino mano a mano, solved as a small game at every score.
+
+The PPO bots answer envidos by what their league taught them, and each league run's exploiter
+found the answer it could push (docs/league.md: a falta envido said with anything, refused by a
+bot holding 26). The envido is a game of its own inside the mano, small enough to solve exactly:
+this module writes it as a :class:`train.cfr.public_tree.PublicTreeGame` for each score of the
+juego, solves it with CFR+ (``train.cfr.public_tree``), and writes the strategies as a table a bot
+plays from (``agents.envido_table``).
+
+**The game at score (a, b)** (a: the mano's tantos, b: the pie's, both below the target T):
+
+* *types*: each player's envido value (A19, A20), one of 0-7 and 20-33 (22 types); their joint
+  probability is counted over every pair of disjoint hands of the 40 cards, without the hands
+  that hold a flor when flor is played (a flor is sung first and cancels the envido, A8, A9);
+* *the betting* (A23-A26, and the engine's rulings): the mano may open with envido (2), real
+  envido (3) or falta envido, or pass (he plays his card or says truco); then the pie may open
+  (at his turn, or as his answer to a truco: *el envido está primero*, A22), or pass and the
+  envido is over. An envido is answered quiero, no quiero, or raised by envido (+2), real envido
+  (+3) or falta envido; a raise is legal while the stake after it stays within the falta (the
+  engine's ruling), falta envido always; after a falta only quiero or no quiero;
+* *the payoffs*: accepted, the higher envido wins the stake (ties to the mano, A27), a falta what
+  the leader lacks (A23, A36; option "match": the juego); refused, the last raiser's side takes
+  what stood before the last word (A25: 1 for a first envite). A side that reaches the target
+  with the envido wins at once (A35);
+* *the value of points*: a payoff is the mano's chance of winning the juego afterwards. The rest
+  of the mano (truco, flor) adds points from a measured distribution ``Q`` (the joint points to
+  mano and pie, measured in a bot's self-play; ``measure_mano_points``), and the next mano starts
+  with the roles swapped. The chance of winning from a score, ``V[a, b]`` (the mano to play with
+  a, the pie with b), is this game's value, so the whole juego is solved backwards from the
+  scores nearest the target: a mano always adds at least one point, so every score the game's
+  payoffs need is solved before it.
+
+**What it does not model** (the table's bot falls back to its base policy there, documented in
+docs/rules and docs/league.md): chains longer than ``max_raises`` envido or real envido words, the
+envido said with the truco at once (A34) and todo dicho (A33), flor, the information in the cards
+played before the envido (the pie may open after seeing the mano's first card), the truco's
+dependence on what the envido showed, and 2 contra 2 (the envido there is the team's best,
+unknown to each player).
+
+The skeleton tree is the same at every score (the legal slots change with the falta):
+slots 0 quiero (or, at an opening, paso), 1 no quiero, 2 envido, 3 real envido, 4 falta envido.
+A chain of words is coded ``code = 1``, then ``code = 4 * code + w`` per word (w: 1 envido,
+2 real envido, 3 falta envido); ``node_of_code[opener, code]`` is the decision node where the
+answer to that chain is chosen (``code = 1``: the opening of that side; opener 0 the mano).
+
+    python -m train.cfr.envido_argentino --points-of ppo --out agents/checkpoints/envido_argentino_1v1.npz
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from train.cfr.public_tree import PublicTreeGame, PublicTreeSolver, exploitability, profile_value
+from truque_env.cards import CARD_SUIT
+from truque_env.io import check_new_output, write_json_atomic, write_npz_atomic
+from truque_env.traditions.argentino.rules import ENVIDO_CARD_VALUE
+
+TABLE_FORMAT = "truque_env.envido_table"
+TABLE_VERSION = 1
+ENVIDO_VALUES = np.array([*range(8), *range(20, 34)], dtype=np.int64)  # the 22 types
+NUM_TYPES = ENVIDO_VALUES.size
+TYPE_OF_VALUE = np.full(41, -1, dtype=np.int64)
+TYPE_OF_VALUE[ENVIDO_VALUES] = np.arange(NUM_TYPES)
+QUIERO, NO_QUIERO, ENVIDO, REAL_ENVIDO, FALTA_ENVIDO = range(5)
+PASO = QUIERO  # the slot of not opening
+NUM_SLOTS = 5
+WORD_OF_SLOT = {ENVIDO: 1, REAL_ENVIDO: 2, FALTA_ENVIDO: 3}
+FALTA = -1  # the stake of a chain ended by falta envido
+# skeleton node kinds
+K_OPEN, K_ANSWER, K_NONE, K_SHOWDOWN, K_REFUSED = range(5)
+
+
+# -- the deal -----------------------------------------------------------------------------------
+@njit(cache=True)
+def _count_pairs(suit, value, flor_played, type_of_value, out):
+    hands = np.zeros((9880, 3), dtype=np.int64)
+    k = 0
+    for a in range(40):
+        for b in range(a + 1, 40):
+            for c in range(b + 1, 40):
+                hands[k, 0], hands[k, 1], hands[k, 2] = a, b, c
+                k += 1
+    types = np.empty(9880, dtype=np.int64)
+    masks = np.empty(9880, dtype=np.uint64)
+    keep = np.empty(9880, dtype=np.bool_)
+    for i in range(9880):
+        a, b, c = hands[i, 0], hands[i, 1], hands[i, 2]
+        sa, sb, sc = suit[a], suit[b], suit[c]
+        va, vb, vc = value[a], value[b], value[c]
+        if sa == sb and sb == sc:
+            e = 20 + va + vb + vc - min(va, min(vb, vc))
+        elif sa == sb:
+            e = 20 + va + vb
+        elif sa == sc:
+            e = 20 + va + vc
+        elif sb == sc:
+            e = 20 + vb + vc
+        else:
+            e = max(va, max(vb, vc))
+        types[i] = type_of_value[e]
+        keep[i] = not (flor_played and sa == sb and sb == sc)
+        masks[i] = (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b)) | (np.uint64(1) << np.uint64(c))
+    for i in range(9880):
+        if not keep[i]:
+            continue
+        for j in range(9880):
+            if keep[j] and (masks[i] & masks[j]) == 0:
+                out[types[i], types[j]] += 1.0
+
+
+def envido_prior(flor: bool = True) -> np.ndarray:
+    """P(mano's type, pie's type) over every pair of disjoint hands (without flores when flor is
+    played): a (22, 22) table."""
+    out = np.zeros((NUM_TYPES, NUM_TYPES))
+    _count_pairs(CARD_SUIT, ENVIDO_CARD_VALUE, bool(flor), TYPE_OF_VALUE, out)
+    return out / out.sum()
+
+
+def showdown_beats() -> np.ndarray:
+    """beats[tm, tp] = 1 where the mano's envido wins: the higher, ties to the mano (A27)."""
+    return (ENVIDO_VALUES[:, None] >= ENVIDO_VALUES[None, :]).astype(np.float64)
+
+
+# -- the skeleton -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Skeleton:
+    """The betting tree common to every score (arrays over nodes; see the module docstring)."""
+
+    player: np.ndarray  # 0 mano, 1 pie, -1 terminal
+    child: np.ndarray  # (nodes, 5)
+    kind: np.ndarray  # K_OPEN, K_ANSWER, K_NONE, K_SHOWDOWN, K_REFUSED
+    stake_after: np.ndarray  # (nodes, 5): the stake an envido or real envido word makes (legal if <= falta)
+    amount: np.ndarray  # terminal: the stake won (FALTA for a falta) or the refusal's pay
+    taker: np.ndarray  # refused terminal: 0 the mano's side takes, 1 the pie's
+    node_of_code: np.ndarray  # (2, 4 ** (max_raises + 2))
+    max_raises: int
+
+
+def build_skeleton(max_raises: int = 3) -> Skeleton:
+    """Breadth first (parents before children); chains of at most ``max_raises`` envido or real
+    envido words, then only falta envido."""
+    size = 4 ** (max_raises + 2)
+    rows: list[dict] = []
+    node_of_code = np.full((2, size), -1, dtype=np.int64)
+    queue: list[tuple] = []
+
+    def add(**row) -> int:
+        rows.append(row)
+        return len(rows) - 1
+
+    root = add(player=0, kind=K_OPEN, opener=0, words=())
+    queue.append(root)
+    node_of_code[0, 1] = root
+    while queue:
+        n = queue.pop(0)
+        row = rows[n]
+        row["child"] = [-1] * NUM_SLOTS
+        row["stake_after"] = [0] * NUM_SLOTS
+        if row["kind"] == K_OPEN:
+            opener = row["player"]
+            if opener == 0:  # the mano passes: the pie may open
+                row["child"][PASO] = add(player=1, kind=K_OPEN, opener=1, words=())
+                node_of_code[1, 1] = row["child"][PASO]
+            else:
+                row["child"][PASO] = add(player=-1, kind=K_NONE)
+            for slot, w in WORD_OF_SLOT.items():
+                row["child"][slot] = add(player=1 - opener, kind=K_ANSWER, opener=opener, words=(w,))
+                row["stake_after"][slot] = 2 if w == 1 else 3 if w == 2 else 0
+            queue.extend(c for c in row["child"] if c >= 0 and rows[c]["player"] >= 0)
+            continue
+        # an answer to the chain row["words"] said from row["opener"]
+        opener, words = row["opener"], row["words"]
+        code = 1
+        for w in words:
+            code = 4 * code + w
+        node_of_code[opener, code] = n
+        stake, prev = 0, 1
+        for i, w in enumerate(words):
+            if i:
+                prev = stake
+            stake = FALTA if w == 3 else stake + 1 + w
+        raiser = (opener + len(words) - 1) % 2
+        row["child"][QUIERO] = add(player=-1, kind=K_SHOWDOWN, amount=stake)
+        row["child"][NO_QUIERO] = add(player=-1, kind=K_REFUSED, amount=prev, taker=raiser)
+        if stake != FALTA:  # the answerer raises; the raiser answers him
+            if len(words) < max_raises:
+                for slot in (ENVIDO, REAL_ENVIDO):
+                    w = WORD_OF_SLOT[slot]
+                    row["child"][slot] = add(player=raiser, kind=K_ANSWER, opener=opener, words=(*words, w))
+                    row["stake_after"][slot] = stake + 1 + w
+            row["child"][FALTA_ENVIDO] = add(player=raiser, kind=K_ANSWER, opener=opener, words=(*words, 3))
+        queue.extend(c for c in row["child"] if c >= 0 and rows[c]["player"] >= 0)
+    n = len(rows)
+    child = np.full((n, NUM_SLOTS), -1, dtype=np.int64)
+    stake_after = np.zeros((n, NUM_SLOTS), dtype=np.int64)
+    for i, row in enumerate(rows):
+        if "child" in row:
+            child[i] = row["child"]
+            stake_after[i] = row["stake_after"]
+    return Skeleton(
+        player=np.array([r["player"] for r in rows], dtype=np.int64),
+        child=child,
+        kind=np.array([r["kind"] for r in rows], dtype=np.int64),
+        stake_after=stake_after,
+        amount=np.array([r.get("amount", 0) for r in rows], dtype=np.int64),
+        taker=np.array([r.get("taker", -1) for r in rows], dtype=np.int64),
+        node_of_code=node_of_code,
+        max_raises=max_raises,
+    )
+
+
+def legal_children(sk: Skeleton, falta: int) -> np.ndarray:
+    """The skeleton's children with the envido and real envido words above the falta removed (the
+    engine's ruling: a word is legal while its stake stays within the falta; falta envido always)."""
+    child = sk.child.copy()
+    over = (sk.stake_after > falta) & ((np.arange(NUM_SLOTS) == ENVIDO) | (np.arange(NUM_SLOTS) == REAL_ENVIDO))
+    child[over] = -1
+    return child
+
+
+# -- the value of points ------------------------------------------------------------------------
+def _after_mano(V: np.ndarray, x: int, y: int, target: int) -> float:
+    """The mano's chance after the mano ends at x (his) to y: the next mano is the pie's."""
+    if x >= target and y >= target:
+        return 0.5
+    if x >= target:
+        return 1.0
+    if y >= target:
+        return 0.0
+    return 1.0 - V[y, x]
+
+
+def envido_payoffs(V: np.ndarray, Q: np.ndarray, a: int, b: int, target: int) -> np.ndarray:
+    """U[dm, dp]: the mano's chance of winning the juego when the envido gives him dm and the pie
+    dp (0..target), then the rest of the mano gives points by ``Q`` (Q[tm, tp], Q[0, 0] = 0)."""
+    U = np.zeros((target + 1, target + 1))
+    tm, tp = np.nonzero(Q)
+    q = Q[tm, tp]
+    for dm in range(target + 1):
+        for dp in range(target + 1):
+            if a + dm >= target:
+                U[dm, dp] = 1.0  # A35: the envido takes him out at once
+            elif b + dp >= target:
+                U[dm, dp] = 0.0
+            elif dm == 0 or dp == 0:
+                U[dm, dp] = sum(w * _after_mano(V, a + dm + x, b + dp + y, target) for w, x, y in zip(q, tm, tp, strict=True))
+    return U
+
+
+def score_game(sk: Skeleton, prior: np.ndarray, beats: np.ndarray, U: np.ndarray, a: int, b: int, target: int,
+               falta_match: bool = False) -> PublicTreeGame:
+    """The envido at score (a, b) with payoffs U (``envido_payoffs``)."""
+    falta = target - max(a, b)
+    n = sk.player.size
+    win, lose = np.zeros(n), np.zeros(n)
+    for i in range(n):
+        # stakes above the falta sit below words the falta makes illegal: unreachable, cut to fit U
+        kind, amount = sk.kind[i], min(sk.amount[i], target)
+        if kind == K_NONE:
+            win[i] = lose[i] = U[0, 0]
+        elif kind == K_REFUSED:
+            win[i] = lose[i] = U[amount, 0] if sk.taker[i] == 0 else U[0, amount]
+        elif kind == K_SHOWDOWN:
+            if amount == FALTA:
+                won_m, won_p = (target - a, target - b) if falta_match else (falta, falta)
+            else:
+                won_m = won_p = amount
+            win[i], lose[i] = U[won_m, 0], U[0, won_p]
+    return PublicTreeGame(sk.player, legal_children(sk, falta), win, lose, prior, beats)
+
+
+@dataclass
+class EnvidoSolveConfig:
+    """The envido of truco argentino 1 contra 1 solved at every score; the table a bot plays from."""
+
+    points_of: str = "ppo"
+    """the bot whose self-play measures the points of the rest of the mano (registry name or checkpoint)"""
+    manos: int = 100_000
+    """manos of that self-play"""
+    target: int = 30
+    flor: bool = True
+    """flor is played (the engine's default option): hands with a flor are not envido types"""
+    falta_match: bool = False
+    """the option falta_envido = "match" (its winner takes the juego) instead of the leader's lack"""
+    max_raises: int = 3
+    """envido and real envido words in a chain the table answers (then only falta envido)"""
+    iterations: int = 1000
+    """CFR+ iterations at each score"""
+    tremble: float = 1e-3
+    """ε of the off-path answers (train.cfr.public_tree)"""
+    seed: int = 0
+    out: Path = Path("agents/checkpoints/envido_argentino_1v1.npz")
+    summary: Path = Path("benchmarks/results/envido_argentino_1v1.json")
+    overwrite: bool = False
+    """replace the table and the summary (without it, existing files are refused)"""
+
+
+def measure_mano_points(policy, manos: int, target: int = 30, seed: int = 0, num_envs: int = 512) -> np.ndarray:
+    """Q[tm, tp]: the distribution of the points the mano's side and the pie's side take in a mano
+    *besides the envido* (truco, flor, al mazo), in ``policy``'s self-play mano a mano (argentino,
+    default options). Manos that the envido ended (A35) are left out; points are cut at ``target``."""
+    from truque_env.policy import act_batch
+    from truque_env.vector import VectorEnv
+
+    env = VectorEnv(num_envs, tradition="argentino", team_size=1, target=target, episode="juego", seed=seed)
+    env.reset(seed=seed)
+    L, step = env.spec.layout, env.spec.batch.step_unchecked_tables
+    counts = np.zeros((target + 1, target + 1))
+    seen = 0
+    while seen < manos:
+        actions = act_batch(policy, env.obs, env.mask)
+        after = env.states.copy()
+        step(after, actions)  # the mano's end as it is, before the env deals the next
+        env.step(actions)
+        r = np.flatnonzero(after[:, L.PHASE] == L.PH_DONE)
+        if r.size == 0:
+            continue
+        won = after[r, L.CHINAS : L.CHINAS + 6].astype(np.int64).reshape(-1, 2, 3)
+        rest = won[:, :, L.SRC_FLOR] + won[:, :, L.SRC_TRUCO]
+        mano_team = after[r, L.MANO_SEAT].astype(np.int64) % 2
+        tm, tp = rest[np.arange(r.size), mano_team], rest[np.arange(r.size), 1 - mano_team]
+        keep = (tm + tp) > 0
+        np.add.at(counts, (np.minimum(tm[keep], target), np.minimum(tp[keep], target)), 1.0)
+        seen += int(keep.sum())
+    return counts / counts.sum()
+
+
+def solve_juego(cfg: EnvidoSolveConfig, Q: np.ndarray, progress=None) -> dict:
+    """Every score of the juego, from the target down: the strategies ``[a, b, node, slot, type]``
+    (float32), ``V[a, b]`` and each score's exploitability (in chances of the juego)."""
+    T = cfg.target
+    sk = build_skeleton(cfg.max_raises)
+    prior, beats = envido_prior(cfg.flor), showdown_beats()
+    Q = np.asarray(Q, dtype=np.float64)
+    if Q.shape != (T + 1, T + 1) or abs(Q.sum() - 1.0) > 1e-9 or Q[0, 0] != 0.0:
+        raise ValueError(f"Q must be a ({T + 1}, {T + 1}) distribution of points with Q[0, 0] = 0")
+    decision = np.flatnonzero(sk.player >= 0)
+    strategies = np.zeros((T, T, decision.size, NUM_SLOTS, NUM_TYPES), dtype=np.float32)
+    V = np.zeros((T, T))
+    expl = np.zeros((T, T))
+    for total in range(2 * T - 2, -1, -1):
+        for a in range(max(0, total - T + 1), min(T - 1, total) + 1):
+            b = total - a
+            U = envido_payoffs(V, Q, a, b, T)
+            game = score_game(sk, prior, beats, U, a, b, T, cfg.falta_match)
+            solver = PublicTreeSolver(game, tremble=cfg.tremble)
+            solver.run(cfg.iterations)
+            policy = solver.average_policy()
+            strategies[a, b] = policy[decision]
+            V[a, b] = profile_value(game, policy)
+            expl[a, b] = exploitability(game, policy)
+            if progress is not None:
+                progress()
+    node_row = np.full(sk.player.size, -1, dtype=np.int64)
+    node_row[decision] = np.arange(decision.size)
+    return {"strategies": strategies, "V": V, "exploitability": expl, "skeleton": sk, "node_row": node_row,
+            "decision": decision}
+
+
+def table_arrays(cfg: EnvidoSolveConfig, solved: dict, Q: np.ndarray) -> dict:
+    """The table as ``agents.envido_table`` reads it (plain arrays; the format in its docstring)."""
+    sk = solved["skeleton"]
+    decision = solved["decision"]
+    return {
+        "format": np.array(TABLE_FORMAT), "version": np.array(TABLE_VERSION),
+        "target": np.array(cfg.target), "flor": np.array(cfg.flor), "falta_match": np.array(cfg.falta_match),
+        "max_raises": np.array(cfg.max_raises),
+        "envido_values": ENVIDO_VALUES,
+        "strategies": solved["strategies"].astype(np.float16),
+        "row_of_code": np.where(sk.node_of_code >= 0, solved["node_row"][np.maximum(sk.node_of_code, 0)], -1),
+        "player": sk.player[decision], "kind": sk.kind[decision],
+        "V": solved["V"].astype(np.float32), "Q": Q.astype(np.float32),
+    }
+
+
+def run(cfg: EnvidoSolveConfig) -> dict:
+    from agents.registry import load_policy
+    from truque_env.progress import Progress
+
+    if cfg.manos < 1000 or cfg.iterations < 1 or cfg.target < 2:
+        raise ValueError(f"manos must be >= 1000, iterations >= 1 and target >= 2 (got {cfg.manos}, {cfg.iterations}, "
+                         f"{cfg.target})")
+    check_new_output(cfg.out, cfg.overwrite)
+    check_new_output(cfg.summary, cfg.overwrite)
+    load_before = os.getloadavg()
+    t0 = time.perf_counter()
+    Q = measure_mano_points(load_policy(cfg.points_of, seed=cfg.seed, tradition="argentino"), cfg.manos, cfg.target,
+                            cfg.seed)
+    t1 = time.perf_counter()
+    with Progress("envido solved at every score", total=cfg.target * cfg.target, transient=True) as bar:
+        done = [0]
+
+        def tick():
+            done[0] += 1
+            bar.update(done[0])
+
+        solved = solve_juego(cfg, Q, progress=tick)
+    t2 = time.perf_counter()
+    write_npz_atomic(cfg.out, table_arrays(cfg, solved, Q), compressed=True)
+    expl = solved["exploitability"]
+    tm, tp = np.nonzero(Q)
+    summary = {
+        "description": "the envido of truco argentino 1 contra 1 solved by CFR+ at every score (train.cfr.envido_argentino)",
+        "table": str(cfg.out),
+        "mano_points": {"manos": cfg.manos, "mean_mano": float((Q.sum(axis=1) * np.arange(cfg.target + 1)).sum()),
+                        "mean_pie": float((Q.sum(axis=0) * np.arange(cfg.target + 1)).sum()),
+                        "support": [[int(a), int(b), float(Q[a, b])] for a, b in zip(tm, tp, strict=True) if Q[a, b] >= 1e-3]},
+        "juego_chance_of_the_first_mano": float(solved["V"][0, 0]),
+        "exploitability": {"max": float(expl.max()), "mean": float(expl.mean()),
+                           "unit": "the juego's winning chance: what a best responder to the table gains at one score"},
+        "minutes": {"measure": (t1 - t0) / 60, "solve": (t2 - t1) / 60},
+        "load_average_before": list(load_before), "load_average_after": list(os.getloadavg()),
+        "config": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(cfg).items()},
+    }
+    write_json_atomic(cfg.summary, summary)
+    print(f"wrote {cfg.out} and {cfg.summary}: exploitability at most {expl.max():.2e} of a juego, "
+          f"the mano's chance in the first mano {solved['V'][0, 0]:.3f}")
+    return summary
+
+
+def main(argv=None) -> dict:
+    import tyro
+
+    return run(tyro.cli(EnvidoSolveConfig, args=argv))
+
+
+if __name__ == "__main__":
+    from truque_env.command import run_command
+
+    run_command(main)

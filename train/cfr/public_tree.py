@@ -1,0 +1,313 @@
+"""CFR+ in vector form on a public tree: games whose only chance is one deal of a private *type*
+to each of two players, every action public, and terminals that pay by a showdown of the types.
+
+Kuhn poker is one (the types are the cards); the envido of truco argentino mano a mano is another
+(``train.cfr.envido_argentino``: the types are the envido values). Expanding the deal into the
+tree, as ``train.cfr.games`` does for ``train.cfr.solvers``, multiplies the tree by the number of
+type pairs (484 for the envido); here the tree holds only the public histories and every node
+carries a vector over the types (the "vector form" of CFR: Johanson et al. 2012, *Efficient Nash
+equilibrium approximation through Monte Carlo counterfactual regret minimization*, and the public
+trees of DeepStack, Moravčík et al. 2017). One iteration costs one sweep of the public tree with a
+``types x types`` product at each terminal.
+
+The game, :class:`PublicTreeGame`, as flat arrays (nodes numbered so that a parent comes before
+its children; node 0 the root):
+
+* ``player[n]``: 0 or 1 acts at ``n``, or -1 (a terminal);
+* ``child[n, a]``: the node action slot ``a`` leads to, -1 where the slot is not legal;
+* ``win[n]``, ``lose[n]``: at a terminal, player 0's payoff when his type beats player 1's and
+  when it does not (equal for a terminal without a showdown); player 1 gets the negative;
+* ``prior[t0, t1]``: the deal's joint probability of the two types;
+* ``beats[t0, t1]``: 1 where type t0 wins the showdown against t1 (a share in [0, 1] for a split).
+
+An information state is a decision node and the actor's type: the strategy tables are
+``[nodes, slots, types]``.
+
+The solver is CFR+ (Tammelin 2014: regret matching+, alternating updates, the average weighted by
+the iteration) with one addition for the bots that play the result: **off-path answers**. Where
+equilibrium play never goes (an opening no type of the rival chooses), plain CFR leaves the
+answer untrained and an opponent who deviates there meets noise. With ``tremble`` = ε > 0 the
+opponent's reach is computed as if every legal action were taken with probability at least ε
+(the ε-perturbed game of a trembling-hand refinement, as in Farina & Gatti's and Kroer et al.'s
+work on refined equilibria): every node is then reached by each rival type in proportion to how
+it got to the node's parent, and the answer there is a best answer to a rival who deviates with
+whatever hand he held. ``exploitability`` measures the unperturbed game.
+
+``tests/train/test_public_tree.py`` solves Kuhn poker (value -1/18) and checks the result with
+``train.cfr.solvers``' exact best response on its expanded tree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+
+@dataclass(frozen=True)
+class PublicTreeGame:
+    player: np.ndarray  # (nodes,) int64
+    child: np.ndarray  # (nodes, slots) int64
+    win: np.ndarray  # (nodes,) float64
+    lose: np.ndarray  # (nodes,) float64
+    prior: np.ndarray  # (types0, types1) float64
+    beats: np.ndarray  # (types0, types1) float64
+
+    def __post_init__(self):
+        n = self.player.shape[0]
+        if self.child.ndim != 2 or self.child.shape[0] != n or self.win.shape != (n,) or self.lose.shape != (n,):
+            raise ValueError("player, child, win and lose must describe the same nodes")
+        if self.prior.shape != self.beats.shape or self.prior.ndim != 2:
+            raise ValueError("prior and beats must be (types0, types1) arrays of one shape")
+        if abs(float(self.prior.sum()) - 1.0) > 1e-9 or (self.prior < 0).any():
+            raise ValueError("prior must be a probability table")
+        for node in range(n):
+            kids = self.child[node][self.child[node] >= 0]
+            if self.player[node] >= 0 and kids.size == 0:
+                raise ValueError(f"decision node {node} has no legal action")
+            if self.player[node] < 0 and kids.size:
+                raise ValueError(f"terminal {node} has children")
+            if (kids <= node).any():
+                raise ValueError(f"node {node}: children must come after their parent")
+
+    @property
+    def num_types(self) -> int:
+        return max(self.prior.shape)
+
+
+@njit(cache=True)
+def _current_strategy(regret, child, n, nt, out):
+    """Regret matching+ at node ``n`` for ``nt`` types into ``out[slots, types]``."""
+    slots = child.shape[1]
+    for t in range(nt):
+        total = 0.0
+        legal = 0
+        for a in range(slots):
+            if child[n, a] >= 0:
+                legal += 1
+                total += regret[n, a, t]
+        for a in range(slots):
+            if child[n, a] < 0:
+                out[a, t] = 0.0
+            elif total > 0.0:
+                out[a, t] = regret[n, a, t] / total
+            else:
+                out[a, t] = 1.0 / legal
+
+
+@njit(cache=True)
+def _strategies(regret, player, child, n0, n1, sigma):
+    for n in range(player.size):
+        if player[n] >= 0:
+            _current_strategy(regret, child, n, n0 if player[n] == 0 else n1, sigma[n])
+
+
+@njit(cache=True)
+def _reach(player, child, sigma, who, nt, tremble, reach):
+    """``who``'s own reach of every node per type under ``sigma`` (mixed with ε-uniform if tremble)."""
+    slots = child.shape[1]
+    reach[0, :nt] = 1.0
+    for n in range(player.size):
+        if player[n] < 0:
+            continue
+        legal = 0
+        for a in range(slots):
+            if child[n, a] >= 0:
+                legal += 1
+        for a in range(slots):
+            c = child[n, a]
+            if c < 0:
+                continue
+            for t in range(nt):
+                if player[n] == who:
+                    p = sigma[n, a, t]
+                    if tremble > 0.0:
+                        p = (1.0 - tremble * legal) * p + tremble
+                    reach[c, t] = reach[n, t] * p
+                else:
+                    reach[c, t] = reach[n, t]
+
+
+@njit(cache=True)
+def _terminal_values(player, win, lose, prior, beats, who, reach_other, value):
+    """Counterfactual values of ``who`` at the terminals: Σ over the rival's types of the deal's
+    probability × the rival's reach × ``who``'s payoff."""
+    n0, n1 = prior.shape
+    for n in range(player.size):
+        if player[n] >= 0:
+            continue
+        if who == 0:
+            for t0 in range(n0):
+                v = 0.0
+                for t1 in range(n1):
+                    w = prior[t0, t1] * reach_other[n, t1]
+                    v += w * (beats[t0, t1] * win[n] + (1.0 - beats[t0, t1]) * lose[n])
+                value[n, t0] = v
+        else:
+            for t1 in range(n1):
+                v = 0.0
+                for t0 in range(n0):
+                    w = prior[t0, t1] * reach_other[n, t0]
+                    v -= w * (beats[t0, t1] * win[n] + (1.0 - beats[t0, t1]) * lose[n])
+                value[n, t1] = v
+
+
+@njit(cache=True)
+def _iterate(player, child, win, lose, prior, beats, regret, avg, start, iterations, tremble,
+             sigma, reach_own, reach_other, value):
+    n0, n1 = prior.shape
+    slots = child.shape[1]
+    for it in range(iterations):
+        weight = float(start + it + 1)
+        for who in range(2):
+            nt = n0 if who == 0 else n1
+            _strategies(regret, player, child, n0, n1, sigma)
+            _reach(player, child, sigma, who, nt, 0.0, reach_own)
+            _reach(player, child, sigma, 1 - who, n1 if who == 0 else n0, tremble, reach_other)
+            _terminal_values(player, win, lose, prior, beats, who, reach_other, value)
+            for n in range(player.size - 1, -1, -1):
+                if player[n] < 0:
+                    continue
+                for t in range(nt):
+                    v = 0.0
+                    for a in range(slots):
+                        c = child[n, a]
+                        if c >= 0:
+                            v += (sigma[n, a, t] if player[n] == who else 1.0) * value[c, t]
+                    value[n, t] = v
+                if player[n] == who:
+                    for a in range(slots):
+                        c = child[n, a]
+                        if c < 0:
+                            continue
+                        for t in range(nt):
+                            r = regret[n, a, t] + value[c, t] - value[n, t]
+                            regret[n, a, t] = r if r > 0.0 else 0.0
+                            avg[n, a, t] += weight * reach_own[n, t] * sigma[n, a, t]
+
+
+@njit(cache=True)
+def _best_response(player, child, win, lose, prior, beats, policy, who, reach_other, value):
+    """``who``'s best-response value against the other's ``policy`` (exact: an information state
+    is one node and one type, so the maximum is taken per node and type)."""
+    n0, n1 = prior.shape
+    nt = n0 if who == 0 else n1
+    slots = child.shape[1]
+    _reach(player, child, policy, 1 - who, n1 if who == 0 else n0, 0.0, reach_other)
+    _terminal_values(player, win, lose, prior, beats, who, reach_other, value)
+    for n in range(player.size - 1, -1, -1):
+        if player[n] < 0:
+            continue
+        for t in range(nt):
+            best = -1e300
+            total = 0.0
+            for a in range(slots):
+                c = child[n, a]
+                if c >= 0:
+                    total += value[c, t]
+                    if value[c, t] > best:
+                        best = value[c, t]
+            value[n, t] = best if player[n] == who else total
+    v = 0.0
+    for t in range(nt):
+        v += value[0, t]
+    return v
+
+
+@njit(cache=True)
+def _profile_value(player, child, win, lose, prior, beats, policy, reach0, reach1):
+    n0, n1 = prior.shape
+    _reach(player, child, policy, 0, n0, 0.0, reach0)
+    _reach(player, child, policy, 1, n1, 0.0, reach1)
+    v = 0.0
+    for n in range(player.size):
+        if player[n] >= 0:
+            continue
+        for t0 in range(n0):
+            for t1 in range(n1):
+                w = prior[t0, t1] * reach0[n, t0] * reach1[n, t1]
+                v += w * (beats[t0, t1] * win[n] + (1.0 - beats[t0, t1]) * lose[n])
+    return v
+
+
+def _arrays(game: PublicTreeGame):
+    return (np.ascontiguousarray(game.player, dtype=np.int64), np.ascontiguousarray(game.child, dtype=np.int64),
+            np.ascontiguousarray(game.win, dtype=np.float64), np.ascontiguousarray(game.lose, dtype=np.float64),
+            np.ascontiguousarray(game.prior, dtype=np.float64), np.ascontiguousarray(game.beats, dtype=np.float64))
+
+
+def _work(game: PublicTreeGame):
+    shape = (game.player.size, game.num_types)
+    return np.zeros(shape), np.zeros(shape), np.zeros(shape)
+
+
+class PublicTreeSolver:
+    """CFR+ on one :class:`PublicTreeGame`; ``run(k)`` adds k iterations, ``average_policy()`` is
+    the result: ``[nodes, slots, types]`` probabilities (rows of terminals and of types a player
+    does not have are zero)."""
+
+    def __init__(self, game: PublicTreeGame, tremble: float = 0.0):
+        slots = game.child.shape[1]
+        if not 0.0 <= tremble * slots < 1.0:
+            raise ValueError(f"tremble must be in [0, 1/slots), got {tremble}")
+        self.game, self.tremble = game, float(tremble)
+        shape = (game.player.size, slots, game.num_types)
+        self.regret = np.zeros(shape)
+        self.avg = np.zeros(shape)
+        self.sigma = np.zeros(shape)
+        self.iterations = 0
+
+    def run(self, iterations: int) -> None:
+        reach_own, reach_other, value = _work(self.game)
+        _iterate(*_arrays(self.game), self.regret, self.avg, self.iterations, int(iterations), self.tremble,
+                 self.sigma, reach_own, reach_other, value)
+        self.iterations += int(iterations)
+
+    def current_policy(self) -> np.ndarray:
+        n0, n1 = self.game.prior.shape
+        out = np.zeros_like(self.regret)
+        _strategies(self.regret, *_arrays(self.game)[:2], n0, n1, out)
+        return out
+
+    def average_policy(self) -> np.ndarray:
+        """The weighted average; where a type never reached a node, the current strategy (what
+        CFR+ would answer there, trained by the rivals' reach alone)."""
+        total = self.avg.sum(axis=1, keepdims=True)
+        current = self.current_policy()
+        return np.where(total > 0.0, self.avg / np.where(total > 0.0, total, 1.0), current)
+
+
+def best_response_value(game: PublicTreeGame, policy: np.ndarray, player: int) -> float:
+    reach_other, value, _ = _work(game)
+    return float(_best_response(*_arrays(game), np.ascontiguousarray(policy, dtype=np.float64), int(player),
+                                reach_other, value))
+
+
+def profile_value(game: PublicTreeGame, policy: np.ndarray) -> float:
+    """Player 0's expected payoff when both play ``policy``."""
+    r0, r1, _ = _work(game)
+    return float(_profile_value(*_arrays(game), np.ascontiguousarray(policy, dtype=np.float64), r0, r1))
+
+
+def exploitability(game: PublicTreeGame, policy: np.ndarray) -> float:
+    """NashConv / 2, as ``train.cfr.solvers`` and OpenSpiel define it for zero-sum games."""
+    return 0.5 * (best_response_value(game, policy, 0) + best_response_value(game, policy, 1))
+
+
+def kuhn_poker() -> PublicTreeGame:
+    """Kuhn poker as a public tree (the rules of ``train.cfr.games``: J < Q < K, ante 1, bets of 1,
+    player 0 first). Slots: 0 pass (check or fold), 1 bet (bet or call)."""
+    # nodes: 0 root (p0); 1 "p" (p1); 2 "b" (p1); 3 "pp" T; 4 "pb" (p0); 5 "bp" T (p1 folds);
+    # 6 "bb" T; 7 "pbp" T (p0 folds); 8 "pbb" T
+    player = np.array([0, 1, 1, -1, 0, -1, -1, -1, -1])
+    child = np.full((9, 2), -1)
+    child[0] = (1, 2)
+    child[1] = (3, 4)
+    child[2] = (5, 6)
+    child[4] = (7, 8)
+    win = np.array([0, 0, 0, 1, 0, 1, 2, -1, 2], dtype=np.float64)
+    lose = np.array([0, 0, 0, -1, 0, 1, -2, -1, -2], dtype=np.float64)
+    prior = (1.0 - np.eye(3)) / 6.0
+    beats = np.triu(np.ones((3, 3)), 1).T  # beats[t0, t1] = t0 > t1
+    return PublicTreeGame(player, child, win, lose, prior, beats)
