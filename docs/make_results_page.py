@@ -48,13 +48,15 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
 # tradition's league bot (issue 17); ``ppo_league1`` (Moteño's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the
 # bots shipped before them;
-# ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py).
+# ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py); ``ppo+envido`` argentino's ``ppo`` with the envido
+# played from its solved table (agents/envido_table.py; 2 contra 2 it is ``ppo``).
 SECTIONS = [
     ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
                    "cfr_pure"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
-    ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES]),
+    ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES,
+                      "ppo+envido"]),
     ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", *ARGENTINO_ENVIDO_STYLES]),
 ]
 # the Moteño bots whose falsos and señas are measured: (label, policy, the training page's file of the
@@ -65,7 +67,7 @@ ANALYSED = [("heuristic", "heuristic", "analysis_heuristic_{k}v{k}.json"),
 ANALYSIS_SIZES = (3,)
 # the argentino bots whose falsos and answers the page shows (from their league matches), and the envido
 # bins of train/eval/styles/argentino.py that are strong
-ARGENTINO_FALSOS = ("heuristic", "heuristic_bluffer", "ppo", "ppo_1v1")
+ARGENTINO_FALSOS = ("heuristic", "heuristic_bluffer", "ppo", "ppo_1v1", "ppo+envido")
 STRONG_ENVIDO = ("29-30", "31-33")
 LEAGUE_JUEGOS = 2000
 ANALYSIS_JUEGOS = 4000
@@ -74,7 +76,10 @@ ANALYSIS_JUEGOS = 4000
 def label(name: str) -> str:
     """A bot's name on the page: its registry name, a checkpoint's file stem, or for a run's own
     policy (``runs/<run>/policy.pt``, a bot measured but not shipped) the run's name, with the
-    piece for a policy exported after one (``runs/<run>/policy_piece3.pt``)."""
+    piece for a policy exported after one (``runs/<run>/policy_piece3.pt``); ``+envido`` (the bot
+    with the solved envido table, agents.envido_table) stays on the label."""
+    if name.endswith("+envido"):
+        return label(name.removesuffix("+envido")) + "+envido"
     if not name.endswith((".pt", ".npz")):
         return name
     path = Path(name)

@@ -195,3 +195,24 @@ def test_the_command_writes_a_table_the_bot_reads_and_keeps_what_exists(tmp_path
         E.main(argv)
     with pytest.raises(ValueError, match="manos"):
         E.main([*argv, "--manos", "10", "--overwrite"])
+
+
+def test_the_shipped_table_is_this_skeletons_solution():
+    """agents/checkpoints/envido_argentino_1v1.npz (python -m train.cfr.envido_argentino --points-of ppo):
+    its rows are this module's tree, and its summary says how near equilibrium each score is."""
+    import json
+    from pathlib import Path
+
+    from agents.envido_table import SHIPPED_TABLE, EnvidoTable
+
+    table = EnvidoTable(SHIPPED_TABLE)
+    sk = E.build_skeleton(table.max_raises)
+    decision = np.flatnonzero(sk.player >= 0)
+    row = np.full(sk.player.size, -1)
+    row[decision] = np.arange(decision.size)
+    np.testing.assert_array_equal(table.row_of_code, np.where(sk.node_of_code >= 0, row[sk.node_of_code], -1))
+    np.testing.assert_array_equal(table.player, sk.player[decision])
+    assert (table.target, table.flor, table.falta_match) == (30, True, False)
+    summary = json.loads((Path(__file__).parents[2] / "benchmarks/results/envido_argentino_1v1.json").read_text())
+    assert summary["exploitability"]["max"] < 1e-3 and summary["table"] == "agents/checkpoints/envido_argentino_1v1.npz"
+    assert 0.45 < table.V[0, 0] < 0.55 and (np.diff(table.V, axis=0) > -1e-3).all()
