@@ -50,8 +50,6 @@ TABLE_FORMAT = "truque_env.envido_table"
 TABLE_VERSION = 1
 SHIPPED_TABLE = Path(__file__).resolve().parent / "checkpoints" / "envido_argentino_1v1.npz"
 
-HAND = O.SLICES["hand"][0]
-PLAYED_BY = O.SLICES["played_by"][0]
 PHASE = O.SLICES["phase"][0]  # blind, play, answer, done
 POSITION = O.SLICES["position"][0]
 TEAM_SIZE = O.SLICES["team_size"][0]
@@ -106,13 +104,7 @@ class EnvidoTable:
 @njit(cache=True)
 def _my_envido(o, suit, value):
     cards = np.empty(3, dtype=np.int64)
-    k = 0
-    for c in range(40):
-        if o[HAND + c] or o[PLAYED_BY + c]:
-            if k < 3:
-                cards[k] = c
-            k += 1
-    if k != 3:
+    if O.my_cards(o, cards) != 3:
         return -1
     return envido_value_nb(cards[0], cards[1], cards[2], suit, value)
 

@@ -94,17 +94,6 @@ def _worth_accepting(p, stake, refusal, i_need, they_need, edge, g):
 
 
 @njit(cache=True)
-def _my_cards(o, cards):
-    k = 0
-    for c in range(40):
-        if o[HAND + c] or o[PLAYED_BY + c]:
-            if k < 3:
-                cards[k] = c
-            k += 1
-    return k
-
-
-@njit(cache=True)
 def _unseen_powers(o, counts):
     """``counts[p]``: how many cards of truco power ``p`` I have not seen (not in my hand, not
     played); returns how many cards that is."""
@@ -338,7 +327,7 @@ def decide(o, mask, u, params, out_i):
             return A.TODO_DICHO  # well ahead: the falta is what I lack, too little to take the rivals out
         return A.PASO
     cards = np.full(3, -1)
-    _my_cards(o, cards)
+    O.my_cards(o, cards)
     env = envido_value_nb(cards[0], cards[1], cards[2], CARD_SUIT, ENVIDO_CARD_VALUE)
     flor = flor_value_nb(cards[0], cards[1], cards[2], CARD_SUIT, ENVIDO_CARD_VALUE)
     # the flor, sung as the only word

@@ -50,12 +50,13 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
+from train import config
 from train.cfr.public_tree import PublicTreeGame, PublicTreeSolver, exploitability, profile_value
 from truque_env.cards import CARD_SUIT
 from truque_env.io import check_new_output, write_json_atomic, write_npz_atomic
@@ -416,7 +417,7 @@ def run(cfg: EnvidoSolveConfig) -> dict:
                            "unit": "the juego's winning chance: what a best responder to the table gains at one score"},
         "minutes": {"measure": (t1 - t0) / 60, "solve": (t2 - t1) / 60},
         "load_average_before": list(load_before), "load_average_after": list(os.getloadavg()),
-        "config": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(cfg).items()},
+        "config": config.to_dict(cfg),
     }
     write_json_atomic(cfg.summary, summary)
     print(f"wrote {cfg.out} and {cfg.summary}: exploitability at most {expl.max():.2e} of a juego, "

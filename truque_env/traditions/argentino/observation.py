@@ -160,6 +160,19 @@ P_TD_STATE, P_TD_MINE, P_TD_RIVAL = (PARTS[f"todo_dicho.{k}"][0] for k in ("stat
 P_EX_KIND, P_EX_MINE, P_EX_PASS = (PARTS[f"exchange.{k}"][0] for k in ("kind", "answering_mine", "may_pass"))
 
 
+@njit(cache=True)
+def my_cards(o, cards):
+    """The observer's three cards, unplayed and played (``hand`` and ``played_by[0]``), into
+    ``cards`` in id order; returns how many there are (0 before the cards are looked at)."""
+    k = 0
+    for c in range(40):
+        if o[O_HAND + c] or o[O_PLAYED_BY + c]:
+            if k < 3:
+                cards[k] = c
+            k += 1
+    return k
+
+
 def split(obs: np.ndarray) -> dict[str, np.ndarray]:
     """The named slices of one observation (views, reshaped)."""
     return {name: obs[off : off + int(np.prod(shape))].reshape(shape) for name, (off, shape) in SLICES.items()}
