@@ -60,7 +60,7 @@ from train import config
 from train.cfr.public_tree import PublicTreeGame, PublicTreeSolver, exploitability, profile_value
 from truque_env.cards import CARD_SUIT
 from truque_env.io import check_new_output, write_json_atomic, write_npz_atomic
-from truque_env.traditions.argentino.rules import ENVIDO_CARD_VALUE
+from truque_env.traditions.argentino.rules import ENVIDO_CARD_VALUE, envido_value_nb, flor_value_nb
 
 TABLE_FORMAT = "truque_env.envido_table"
 TABLE_VERSION = 1
@@ -92,20 +92,8 @@ def _count_pairs(suit, value, flor_played, type_of_value, out):
     keep = np.empty(9880, dtype=np.bool_)
     for i in range(9880):
         a, b, c = hands[i, 0], hands[i, 1], hands[i, 2]
-        sa, sb, sc = suit[a], suit[b], suit[c]
-        va, vb, vc = value[a], value[b], value[c]
-        if sa == sb and sb == sc:
-            e = 20 + va + vb + vc - min(va, min(vb, vc))
-        elif sa == sb:
-            e = 20 + va + vb
-        elif sa == sc:
-            e = 20 + va + vc
-        elif sb == sc:
-            e = 20 + vb + vc
-        else:
-            e = max(va, max(vb, vc))
-        types[i] = type_of_value[e]
-        keep[i] = not (flor_played and sa == sb and sb == sc)
+        types[i] = type_of_value[envido_value_nb(a, b, c, suit, value)]
+        keep[i] = not (flor_played and flor_value_nb(a, b, c, suit, value) > 0)
         masks[i] = (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b)) | (np.uint64(1) << np.uint64(c))
     for i in range(9880):
         if not keep[i]:
@@ -172,7 +160,7 @@ def build_skeleton(max_raises: int = 3) -> Skeleton:
                 row["child"][PASO] = add(player=-1, kind=K_NONE)
             for slot, w in WORD_OF_SLOT.items():
                 row["child"][slot] = add(player=1 - opener, kind=K_ANSWER, opener=opener, words=(w,))
-                row["stake_after"][slot] = 2 if w == 1 else 3 if w == 2 else 0
+                row["stake_after"][slot] = 1 + w if slot != FALTA_ENVIDO else 0  # envido 2, real envido 3
             queue.extend(c for c in row["child"] if c >= 0 and rows[c]["player"] >= 0)
             continue
         # an answer to the chain row["words"] said from row["opener"]
