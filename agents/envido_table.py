@@ -71,6 +71,7 @@ OPENINGS = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)  # the envido said at a turn,
 OPENINGS[A.ENVIDO : A.FALTA_ENVIDO + 1] = True
 OPENINGS[A.ENVIDO_Y_TRUCO : A.ENVIDO_Y_TRUCO + 3] = True
 SENA_BASE, NUM_SENAS = A.SENA_BASE, A.NUM_SENAS
+USED_OPENING, USED_ANSWER = 1, 2  # how mix_probs used the table at a row (0: not at all)
 
 
 class EnvidoTable:
@@ -99,6 +100,15 @@ class EnvidoTable:
             raise ValueError(f"{self.path}: the table's arrays do not fit together")
         self.type_of_value = np.full(41, -1, dtype=np.int64)
         self.type_of_value[self.envido_values] = np.arange(self.envido_values.size)
+
+    def mix(self, obs: np.ndarray, masks: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """``probs`` (float64, rows of the batch: a base's action probabilities) with the table's
+        envido in place, in place; returns per row how it was used (``mix_probs``: 0, ``USED_OPENING``
+        or ``USED_ANSWER``). ``obs`` int8 and ``masks`` uint8, C-contiguous."""
+        used = np.zeros(obs.shape[0], dtype=np.int64)
+        mix_probs(obs, masks, probs, self.strategies, self.row_of_code, self.player, self.type_of_value, self.target,
+                  self.max_raises, CARD_SUIT, ENVIDO_CARD_VALUE, used)
+        return used
 
 
 @njit(cache=True)
@@ -170,10 +180,12 @@ def _row_of(o, row_of_code, player, max_raises):
 def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value, target, max_raises, suit, value,
               used):
     """The base's ``probs`` (rows of the batch) with the table's envido in place, where it applies;
-    ``used[i]`` says where it did."""
+    ``used[i]`` says where it did: 0 not used, ``USED_OPENING`` (the table says whether to open and
+    with what, the base's other actions share the rest), ``USED_ANSWER`` (the table answers; after
+    an envido said with the truco, the base's chance of accepting the truco answers the truco)."""
     n = obs.shape[0]
     for i in range(n):
-        used[i] = False
+        used[i] = 0
         o = obs[i]
         if o[TEAM_SIZE] != 1 or o[TARGET] != target:
             continue
@@ -254,11 +266,12 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
                     p[act] = 0.0
             for slot in range(5):
                 p[SLOT_ACTION[slot]] = rest * strat[slot, t]
-        used[i] = True
+        used[i] = USED_OPENING if opening else USED_ANSWER
 
 
 @njit(cache=True)
-def _sample(probs, masks, u, out):
+def sample_probs(probs, masks, u, out):
+    """``out[i]``: the action of row i by inverse CDF over the legal actions' ``probs`` at ``u[i]``."""
     for i in range(probs.shape[0]):
         total = 0.0
         for a in range(probs.shape[1]):
@@ -301,11 +314,8 @@ class EnvidoTablePolicy:
         obs = np.ascontiguousarray(observations, dtype=np.int8)
         masks = np.ascontiguousarray(action_masks, dtype=np.uint8)
         probs = np.array(self.base.action_probs(obs, masks), dtype=np.float64)
-        used = np.zeros(obs.shape[0], dtype=np.bool_)
-        tb = self.table
-        mix_probs(obs, masks, probs, tb.strategies, tb.row_of_code, tb.player, tb.type_of_value, tb.target,
-                  tb.max_raises, CARD_SUIT, ENVIDO_CARD_VALUE, used)
-        self.used += int(used.sum())
+        used = self.table.mix(obs, masks, probs)
+        self.used += int((used > 0).sum())
         return probs
 
     def act_batch(self, observations, action_masks, keys=None) -> np.ndarray:
@@ -315,7 +325,7 @@ class EnvidoTablePolicy:
         probs = self.action_probs(observations, masks)
         u = self.rng.random(masks.shape[0]) if keys is None else key_uniforms(keys)
         out = np.empty(masks.shape[0], dtype=np.int64)
-        _sample(probs, masks, u, out)
+        sample_probs(probs, masks, u, out)
         return out
 
     def act(self, observation, action_mask) -> int:

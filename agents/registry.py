@@ -3,8 +3,11 @@
 
 Known names: ``random`` (``agents.base.RandomPolicy``), ``heuristic`` (``agents.heuristic``,
 imported only when asked for) and ``heuristic_sin_senas`` (the same bot ignoring its partners'
-señas), ``ppo`` for argentino (``agents/checkpoints/ppo_argentino.pt``: one network for 1 and 2 contra 2,
-trained against a league) and ``ppo_1v1`` (the argentino bot shipped before it, 1 contra 1 only),
+señas), ``ppo`` for argentino (``agents/checkpoints/ppo_argentino_v7.pt``: one network for 1 and 2 contra 2,
+trained against a league with its envido mano a mano played from the solved table, and played so:
+configs/ppo_argentino_league_v7.toml), ``ppo_league1`` for argentino (the league bot shipped before it,
+``agents/checkpoints/ppo_argentino.pt``, configs/ppo_argentino_league.toml) and ``ppo_1v1`` (the argentino
+bot shipped before both, 1 contra 1 only),
 ``heuristic_bluffer`` (the heuristic with its falsos turned up), ``heuristic_faltero`` for argentino (the
 heuristic opening the falta envido with every hand, as the league bots' exploiters do) and
 ``heuristic_enviador`` (opening the envido with every hand, as the exploiter of the faltero's league bot
@@ -17,8 +20,9 @@ configs/ppo_moteno_league.toml), ``ppo_3v3`` (the bot shipped before both, train
 ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
 policy for 1 contra 1, ``agents/checkpoints/cfr_moteno_1v1.npz``, ``agents.cfr_policy``; ``cfr_threshold`` and
 ``cfr_pure`` play it thresholded at 0.15 and purified). ``<name or path>+envido`` for argentino is that bot
-with the envido mano a mano played from the solved table (``agents.envido_table``; ``ppo+envido``). A path to a
-checkpoint of ``train.ppo.loop`` loads the learned policy (``agents.ppo_policy.PPOPolicy``); a path
+with the envido mano a mano played from the solved table (``agents.envido_table``; ``ppo_league1+envido``). A path to a
+checkpoint of ``train.ppo.loop`` loads the learned policy (``agents.ppo_policy.PPOPolicy``; one trained with
+its envido from a solved table, ``envido_table``, is played with that table); a path
 ending in ``.npz`` loads a CFR policy (an export or a run checkpoint of ``train.cfr.mccfr``,
 its header checked); a file that is neither is a clear ``ValueError``.
 """
@@ -66,9 +70,11 @@ MOTENO_BOT_SIZES = (1, 2, 3)
 MOTENO_LEAGUE1_BOT = CHECKPOINTS / "ppo_moteno_league1.pt"  # the one before it (configs/ppo_moteno_league.toml)
 STRONG_BOT = CHECKPOINTS / "ppo_moteno_3v3.pt"  # the bot shipped before both (docs/training.md): any size
 CFR_BOT = CHECKPOINTS / "cfr_moteno_1v1.npz"  # docs/cfr_mccfr.md: 1 contra 1 only
-ARGENTINO_BOT = CHECKPOINTS / "ppo_argentino.pt"  # configs/ppo_argentino_league.toml: 1 and 2 contra 2
+# configs/ppo_argentino_league_v7.toml: 1 and 2 contra 2, played with the solved envido table (issue 17)
+ARGENTINO_BOT = CHECKPOINTS / "ppo_argentino_v7.pt"
 ARGENTINO_BOT_SIZES = (1, 2)
-ARGENTINO_1V1_BOT = CHECKPOINTS / "ppo_argentino_1v1.pt"  # the one before it (configs/ppo_argentino_1v1.toml)
+ARGENTINO_LEAGUE1_BOT = CHECKPOINTS / "ppo_argentino.pt"  # the one before it (configs/ppo_argentino_league.toml)
+ARGENTINO_1V1_BOT = CHECKPOINTS / "ppo_argentino_1v1.pt"  # the one before both (configs/ppo_argentino_1v1.toml)
 
 
 def _shipped(name: str, path: Path):
@@ -86,6 +92,34 @@ def _shipped_ppo(name: str, path: Path, **kw):
         return PPOPolicy(path, seed=seed, name=name, **kw)
 
     return make
+
+
+def _shipped_ppo_with_envido_table(name: str, path: Path, **kw):
+    """A shipped PPO bot trained with its envido played from the solved table (``envido_table``,
+    train/ppo/table_envido.py), played the same way (agents.envido_table)."""
+    network = _shipped_ppo(name, path, **kw)
+
+    def make(seed: int):
+        policy = network(seed)
+        if policy.envido_table is None:
+            raise ValueError(f"policy {name!r}: {path} was not trained with an envido table")
+        return _with_its_envido_table(policy, seed, name)
+
+    return make
+
+
+def _with_its_envido_table(policy, seed: int, name: str):
+    """A checkpoint trained with its envido from a solved table (``envido_table``), played with that
+    table: the path it recorded, from here or from the project's root (a table that is not there
+    is a clear error, never another table)."""
+    from agents.envido_table import EnvidoTablePolicy
+
+    recorded = Path(policy.envido_table)
+    candidates = [recorded] if recorded.is_absolute() else [recorded, Path(__file__).resolve().parents[1] / recorded]
+    table = next((c for c in candidates if c.exists()), None)
+    if table is None:
+        raise ValueError(f"{name}: trained with the envido table {str(recorded)!r}, which is not there")
+    return EnvidoTablePolicy(policy, table, seed=seed + 1, name=name)
 
 
 def _shipped_cfr(name: str, **how):
@@ -149,7 +183,10 @@ BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_wi
         "argentino": {"heuristic": _heuristic_argentino, "heuristic_bluffer": _heuristic_argentino_bluffer,
                       "heuristic_faltero": _heuristic_argentino_faltero,
                       "heuristic_enviador": _heuristic_argentino_enviador,
-                      "ppo": _shipped_ppo("ppo", ARGENTINO_BOT, tradition="argentino", team_sizes=ARGENTINO_BOT_SIZES),
+                      "ppo": _shipped_ppo_with_envido_table("ppo", ARGENTINO_BOT, tradition="argentino",
+                                                            team_sizes=ARGENTINO_BOT_SIZES),
+                      "ppo_league1": _shipped_ppo("ppo_league1", ARGENTINO_LEAGUE1_BOT, tradition="argentino",
+                                                  team_sizes=ARGENTINO_BOT_SIZES),
                       "ppo_1v1": _shipped_ppo("ppo_1v1", ARGENTINO_1V1_BOT, tradition="argentino", team_sizes=(1,))}}
 ENVIDO_SUFFIX = "+envido"  # "<bot>+envido": the bot with the envido played from the solved table
 STYLE_BOTS = ("style_raiser", "style_caller", "style_folder", "style_bluffer")
@@ -201,6 +238,7 @@ def load_policy(name_or_path: str, seed: int = 0, tradition: str = "moteno"):
             raise ValueError(f"no checkpoint at {key!r}")
         from agents.ppo_policy import PPOPolicy
 
-        return PPOPolicy(path, seed=seed, tradition=tradition)
+        policy = PPOPolicy(path, seed=seed, tradition=tradition)
+        return policy if policy.envido_table is None else _with_its_envido_table(policy, seed, key)
     raise ValueError(f"unknown policy {name_or_path!r}; known policies: {', '.join(known)} "
                      "(or a path to a checkpoint)")

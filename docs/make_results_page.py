@@ -46,18 +46,19 @@ STYLES = ["style_raiser", "style_caller", "style_folder", "style_bluffer"]
 # the envido, with every hand; last in the lists, since a pairing's deals follow from its place in them
 ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
-# tradition's league bot (issue 17); ``ppo_league1`` (Moteño's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the
-# bots shipped before them;
-# ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py); ``ppo+envido`` argentino's ``ppo`` with the envido
-# played from its solved table (agents/envido_table.py; 2 contra 2 it is ``ppo``).
+# tradition's league bot (issue 17; argentino's plays its envido mano a mano from the solved table);
+# ``ppo_league1`` (each tradition's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
+# ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py); ``ppo_league1+envido`` argentino's first league bot
+# with the envido played from the solved table (agents/envido_table.py; 2 contra 2 it is ``ppo_league1``).
 SECTIONS = [
     ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
                    "cfr_pure"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES,
-                      "ppo+envido"]),
-    ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", *ARGENTINO_ENVIDO_STYLES]),
+                      "ppo_league1+envido", "ppo_league1"]),
+    ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", *ARGENTINO_ENVIDO_STYLES,
+                      "ppo_league1"]),
 ]
 # the Moteño bots whose falsos and señas are measured: (label, policy, the training page's file of the
 # same measurement, read when the analysis with the ablation against the heuristic is missing)
@@ -67,10 +68,14 @@ ANALYSED = [("heuristic", "heuristic", "analysis_heuristic_{k}v{k}.json"),
 ANALYSIS_SIZES = (3,)
 # the argentino bots whose falsos and answers the page shows (from their league matches), and the envido
 # bins of train/eval/styles/argentino.py that are strong
-ARGENTINO_FALSOS = ("heuristic", "heuristic_bluffer", "ppo", "ppo_1v1", "ppo+envido")
+ARGENTINO_FALSOS = ("heuristic", "heuristic_bluffer", "ppo", "ppo_league1", "ppo_1v1", "ppo_league1+envido")
 STRONG_ENVIDO = ("29-30", "31-33")
 LEAGUE_JUEGOS = 2000
 ANALYSIS_JUEGOS = 4000
+
+
+# runs whose exported policy was shipped: the run's name -> the shipped file's stem (agents/checkpoints)
+SHIPPED_RUNS = {"ppo_argentino_league_v7": "ppo_argentino_v7"}
 
 
 def label(name: str) -> str:
@@ -83,6 +88,8 @@ def label(name: str) -> str:
     if not name.endswith((".pt", ".npz")):
         return name
     path = Path(name)
+    if path.stem == "policy" and path.parent.name in SHIPPED_RUNS:
+        return SHIPPED_RUNS[path.parent.name]
     if path.stem in ("policy", "checkpoint"):
         return f"{path.parent.name} (run, not shipped)"
     if path.stem.startswith("policy_"):
@@ -284,9 +291,11 @@ def argentino_falsos_section() -> list[str]:
 def exploitability_section() -> list[str]:
     lines = ["## Exploitability", "",
              "A PPO exploiter trained against the frozen bot alone (warm-started from it), then duplicate juegos "
-             "against it: how much a best response of that budget wins. `ppo_moteno` and `ppo_argentino` are each "
-             "tradition's `ppo`, trained against a league; `ppo_moteno_league1` (the first Moteño league bot), "
-             "`ppo_moteno_3v3` and `ppo_argentino_1v1` the bots before them ([league.md](league.md)).", "",
+             "against it: how much a best response of that budget wins. `ppo_moteno` is Moteño's `ppo`, "
+             "`ppo_argentino_v7+envido` argentino's (the network of the v7 league run, played with the solved "
+             "envido table), each trained against a league; `ppo_moteno_league1` and `ppo_argentino` (the first "
+             "league bots, each now `ppo_league1`), `ppo_moteno_3v3` and `ppo_argentino_1v1` the bots before them "
+             "([league.md](league.md)).", "",
              "| bot | tradition | size | exploiter wins | juegos | training |", "|---|---|---|---|---|---|"]
     paths = sorted(RESULTS.glob("exploiter_*.json"))
     for path in paths:

@@ -38,6 +38,29 @@ def tiny():
     return load_build("truque_tiny")
 
 
+ENVIDO_TABLE_TARGET = 8  # juegos to 8: the envido table of the tests is solved in a few seconds
+
+
+@pytest.fixture(scope="session")
+def envido_table_path(tmp_path_factory):
+    """An envido table of truco argentino (train.cfr.envido_argentino) for juegos to
+    ``ENVIDO_TABLE_TARGET``, with a made-up points distribution for the rest of the mano."""
+    import numpy as np
+
+    from train.cfr import envido_argentino as E
+    from truque_env.io import write_npz_atomic
+
+    target = ENVIDO_TABLE_TARGET
+    points = np.zeros((target + 1, target + 1))
+    points[1, 0] = points[0, 1] = 0.25
+    points[2, 0] = points[0, 2] = 0.15
+    points[3, 0] = points[0, 3] = 0.1
+    cfg = E.EnvidoSolveConfig(target=target, iterations=200)
+    path = tmp_path_factory.mktemp("envido") / "table.npz"
+    write_npz_atomic(path, E.table_arrays(cfg, E.solve_juego(cfg, points), points), compressed=True)
+    return path
+
+
 def pytest_terminal_summary(terminalreporter):
     """Print the branches the differential test reached (tests/differential.py)."""
     from tests.differential import COVERAGE, format_coverage

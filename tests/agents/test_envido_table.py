@@ -7,6 +7,7 @@ import pytest
 
 from agents.envido_table import SHIPPED_TABLE, EnvidoTable, EnvidoTablePolicy
 from agents.registry import load_policy
+from tests.conftest import ENVIDO_TABLE_TARGET
 from train.cfr import envido_argentino as E
 from truque_env.io import write_npz_atomic
 from truque_env.policy import nth_legal
@@ -15,7 +16,7 @@ from truque_env.traditions.argentino import observation as O
 from truque_env.traditions.argentino.rules import envido_value
 from truque_env.vector import VectorEnv
 
-TARGET = 8
+TARGET = ENVIDO_TABLE_TARGET
 SLOT_ACTIONS = [A.QUIERO, A.NO_QUIERO, A.ENVIDO, A.REAL_ENVIDO, A.FALTA_ENVIDO]
 SENAS = range(A.SENA_BASE, A.SENA_BASE + A.NUM_SENAS)
 
@@ -30,21 +31,9 @@ class UniformBase:
         return m / m.sum(axis=1, keepdims=True)
 
 
-def _points(target):
-    Q = np.zeros((target + 1, target + 1))
-    Q[1, 0] = Q[0, 1] = 0.25
-    Q[2, 0] = Q[0, 2] = 0.15
-    Q[3, 0] = Q[0, 3] = 0.1
-    return Q
-
-
 @pytest.fixture(scope="module")
-def table_path(tmp_path_factory):
-    cfg = E.EnvidoSolveConfig(target=TARGET, iterations=200)
-    solved = E.solve_juego(cfg, _points(TARGET))
-    path = tmp_path_factory.mktemp("envido") / "table.npz"
-    write_npz_atomic(path, E.table_arrays(cfg, solved, _points(TARGET)), compressed=True)
-    return path
+def table_path(envido_table_path):
+    return envido_table_path
 
 
 def _part(o, name):

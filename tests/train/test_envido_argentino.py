@@ -198,7 +198,8 @@ def test_the_command_writes_a_table_the_bot_reads_and_keeps_what_exists(tmp_path
 
 
 def test_the_shipped_table_is_this_skeletons_solution():
-    """agents/checkpoints/envido_argentino_1v1.npz (python -m train.cfr.envido_argentino --points-of ppo):
+    """agents/checkpoints/envido_argentino_1v1.npz (python -m train.cfr.envido_argentino --points-of
+    ppo_league1, then named ppo):
     its rows are this module's tree, and its summary says how near equilibrium each score is."""
     import json
     from pathlib import Path

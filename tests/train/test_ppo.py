@@ -830,11 +830,15 @@ def _some_decisions():
     return obs, mask
 
 
-@pytest.mark.parametrize("name, sizes, path", [("ppo", (1, 2), "ppo_argentino.pt"), ("ppo_1v1", (1,), "ppo_argentino_1v1.pt")])
+@pytest.mark.parametrize("name, sizes, path", [("ppo", (1, 2), "ppo_argentino_v7.pt"),
+                                               ("ppo_league1", (1, 2), "ppo_argentino.pt"),
+                                               ("ppo_1v1", (1,), "ppo_argentino_1v1.pt")])
 def test_the_shipped_argentino_bots_load_by_name_and_refuse_the_sizes_they_never_played(name, sizes, path):
-    """``ppo``: the league bot of configs/ppo_argentino_league.toml, 1 and 2 contra 2
+    """``ppo``: the league bot of configs/ppo_argentino_league_v7.toml, 1 and 2 contra 2, with its
+    envido mano a mano from the solved table as it was trained (benchmarks/results/argentino_league_v7_*.json);
+    ``ppo_league1``: the league bot of configs/ppo_argentino_league.toml shipped before it
     (benchmarks/results/argentino_league_*.json); ``ppo_1v1``: the bot of configs/ppo_argentino_1v1.toml
-    shipped before it (benchmarks/results/argentino_ppo_1v1_vs_*.json)."""
+    shipped before both (benchmarks/results/argentino_ppo_1v1_vs_*.json)."""
     from agents.registry import load_policy
     from train.eval.duplicate import play_match
 
@@ -842,6 +846,7 @@ def test_the_shipped_argentino_bots_load_by_name_and_refuse_the_sizes_they_never
     assert file.stat().st_size < 5_000_000 and all(k.startswith("actor") for k in load_checkpoint(file)["model"])
     bot = load_policy(name, seed=0, tradition="argentino")
     assert bot.name == name and bot.team_sizes == sizes
+    assert (type(bot).__name__ == "EnvidoTablePolicy") == (name == "ppo")  # played as it was trained
     refused = max(sizes) + 1
     with pytest.raises(ValueError, match=f"the bot '{name}' plays .*, not {refused} contra {refused}"):
         play_match(bot, load_policy("random", tradition="argentino"), tradition="argentino", team_size=refused, episodes=2)

@@ -323,7 +323,7 @@ def test_the_third_piece_of_the_fifth_argentino_league_resumes_it_with_the_envid
     assert changed["resume"] == (False, True) and changed["time_limit_minutes"] == (120.0, 175.0)
     exploiter = "agents/checkpoints/exploiter_ppo_argentino_league_v5_1v1.pt"
     before, after = changed["bot_opponents"]
-    assert list(after) == [*before, "ppo", "heuristic_enviador", exploiter]
+    assert list(after) == [*before, "ppo_league1", "heuristic_enviador", exploiter]
     assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "heuristic_enviador": 0.82,
                                                 exploiter: 0.5}
     assert "heuristic_enviador" in known_policies("argentino") and cfg["tradition"] == "argentino"
@@ -336,9 +336,32 @@ def test_the_sixth_argentino_league_config_is_the_fifth_without_the_record_and_w
     assert set(changed) == {"juego_record", "bot_opponents", "pfsp_targets", "run_dir"}
     assert changed["juego_record"] == (True, False)
     before, after = changed["bot_opponents"]
-    assert list(after) == [*before, "heuristic_enviador", "ppo"]
-    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "heuristic_enviador": 0.82, "ppo": 0.55}
+    assert list(after) == [*before, "heuristic_enviador", "ppo_league1"]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "heuristic_enviador": 0.82,
+                                                "ppo_league1": 0.55}
     assert changed["run_dir"][1] == "runs/ppo_argentino_league_v6" and cfg["time_limit_minutes"] == 120.0
+
+
+def test_the_seventh_argentino_league_config_fine_tunes_ppo_around_the_solved_envido():
+    """configs/ppo_argentino_league_v7.toml (issue 17): v6 warm-started from the shipped ppo instead of
+    a clone, its envido played from the shipped table (envido_table), ppo_league1+envido and that bot's
+    exploiter in its league, a weaker anchor and a schedule of its own."""
+    from agents.envido_table import SHIPPED_TABLE
+
+    cfg, changed = _config_and_changes("ppo_argentino_league_v6", "ppo_argentino_league_v7")
+    exploiter = "agents/checkpoints/exploiter_ppo_envido_argentino_1v1.pt"
+    assert set(changed) == {"init_from", "envido_table", "bc_policy", "bc_opponents", "bc_epochs",
+                            "anchor_coef", "bot_opponents", "pfsp_targets", "team_size_tables", "total_decisions",
+                            "time_limit_minutes", "learning_rate", "run_dir"}
+    assert Path(cfg["init_from"]).name == "ppo_argentino.pt" and cfg["bc_policy"] is None
+    root = Path(__file__).resolve().parents[2]
+    assert (root / cfg["envido_table"]).resolve() == SHIPPED_TABLE and (root / exploiter).exists()
+    before, after = changed["bot_opponents"]
+    assert list(after) == [*before, "ppo_league1+envido", exploiter]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "ppo_league1+envido": 0.55,
+                                                exploiter: 0.5}
+    assert changed["anchor_coef"] == (0.1, 0.05) and cfg["time_limit_minutes"] <= 180
+    assert changed["run_dir"][1] == "runs/ppo_argentino_league_v7"
 
 
 def test_the_fourth_argentino_league_config_is_the_third_with_exploiter_rounds_in_its_budget():

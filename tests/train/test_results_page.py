@@ -69,6 +69,8 @@ def test_a_bot_is_named_by_its_registry_name_its_file_or_its_run_and_piece(page)
     assert page.label("runs/league_v5/policy_piece3.pt") == "league_v5 piece3 (run, not shipped)"
     assert page.label("agents/checkpoints/ppo_argentino.pt+envido") == "ppo_argentino+envido"
     assert page.label("ppo+envido") == "ppo+envido"
+    # a run whose policy was shipped is named by the shipped file
+    assert page.label("runs/ppo_argentino_league_v7/policy.pt+envido") == "ppo_argentino_v7+envido"
 
 
 def test_the_reduced_games_section_reads_the_study_and_says_when_it_is_missing(page, tmp_path):

@@ -43,7 +43,7 @@ A chain of words is coded ``code = 1``, then ``code = 4 * code + w`` per word (w
 2 real envido, 3 falta envido); ``node_of_code[opener, code]`` is the decision node where the
 answer to that chain is chosen (``code = 1``: the opening of that side; opener 0 the mano).
 
-    python -m train.cfr.envido_argentino --points-of ppo --out agents/checkpoints/envido_argentino_1v1.npz
+    python -m train.cfr.envido_argentino --points-of ppo_league1 --out agents/checkpoints/envido_argentino_1v1.npz
 """
 
 from __future__ import annotations
@@ -268,8 +268,9 @@ def score_game(sk: Skeleton, prior: np.ndarray, beats: np.ndarray, U: np.ndarray
 class EnvidoSolveConfig:
     """The envido of truco argentino 1 contra 1 solved at every score; the table a bot plays from."""
 
-    points_of: str = "ppo"
-    """the bot whose self-play measures the points of the rest of the mano (registry name or checkpoint)"""
+    points_of: str = "ppo_league1"
+    """the bot whose self-play measures the points of the rest of the mano (registry name or checkpoint;
+    the shipped table used ppo_league1, then named ppo)"""
     manos: int = 100_000
     """manos of that self-play"""
     target: int = 30

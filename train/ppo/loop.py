@@ -191,6 +191,11 @@ class PPOConfig:
     """learning rate of the behaviour cloning"""
     init_from: Path | None = None
     """start a fresh run from the weights of a checkpoint (a run's or an exported policy's)"""
+    envido_table: Path | None = None
+    """truco argentino: a solved envido table (agents/checkpoints/envido_argentino_1v1.npz, written by
+    python -m train.cfr.envido_argentino) that plays the learner's and its snapshots' envido at the
+    1 contra 1 tables; the network learns the rest around it (train/ppo/table_envido.py) and is
+    played as <policy.pt>+envido"""
     # self-play pool
 
     pool_size: Annotated[int, Field(ge=1)] = 8
@@ -329,7 +334,21 @@ class PPOConfig:
         if self.bc_policy is not None:
             for name in (self.bc_policy, *self.bc_opponents):
                 load_policy(name, tradition=self.tradition)  # an unknown bot fails now
+        if self.envido_table is not None:
+            self._check_envido_table()
         config.check_config(self)  # and every field's type and bounds (pydantic), the key named
+
+    def _check_envido_table(self) -> None:
+        from agents.envido_table import EnvidoTable
+
+        if self.tradition != "argentino":
+            raise ValueError(f"envido_table: the solved envido is truco argentino's, not {self.tradition}'s")
+        if 1 not in self.sizes:
+            raise ValueError("envido_table plays 1 contra 1 tables: train team size 1 (team_size or team_sizes)")
+        table = EnvidoTable(self.envido_table)  # a missing or corrupt table: a ValueError naming it
+        if table.target != self.target:
+            raise ValueError(f"envido_table {str(self.envido_table)!r} is solved for juegos to {table.target}, "
+                             f"not to this run's target {self.target}")
 
     @property
     def critic_opponent_kinds(self) -> tuple[str, ...]:
@@ -786,6 +805,10 @@ class _Log:
 
         cfg = self.cfg
         learner = PPOPolicy.from_agent(agent, seed=cfg.seed + run.update, name=f"ppo@{run.update}")
+        if cfg.envido_table is not None:  # as it plays in the rollouts and once exported: <policy.pt>+envido
+            from agents.envido_table import EnvidoTablePolicy
+
+            learner = EnvidoTablePolicy(learner, cfg.envido_table, seed=cfg.seed + run.update, name=f"ppo@{run.update}+envido")
         several = len(cfg.sizes) > 1  # then each size is evaluated, and named in the files and scalars
         for size in cfg.sizes:
             settings = config.match_settings(dataclasses.replace(cfg, team_size=size))

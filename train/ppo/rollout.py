@@ -14,6 +14,7 @@ from agents.ppo_network import Agent, sample
 from agents.sparse_linear import int8_csr
 from train.config import match_settings
 from train.ppo.pfsp import LeagueTables
+from train.ppo.table_envido import TableEnvido
 from truque_env.engine import header as H
 from truque_env.engine.record import OBS_RECORD_SIZE
 from truque_env.policy import act_batch as policy_act_batch
@@ -103,7 +104,8 @@ def _hands(cfg: PPOConfig, h):  # the critic's view of every hand (centralised c
 
 
 def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: Tables, gen: torch.Generator,
-            cfg: PPOConfig, ret_stats, league: LeagueTables | None = None, probs: np.ndarray | None = None) -> Rollout:
+            cfg: PPOConfig, ret_stats, league: LeagueTables | None = None, probs: np.ndarray | None = None,
+            envido: TableEnvido | None = None) -> Rollout:
     """``num_steps`` decisions on every table of ``env``, going on from where it stands.
 
     Only decisions with a choice go through a network: the learner's are sampled from ``agent``
@@ -111,6 +113,8 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
     ``tables`` says; a forced move is its only legal action. Samples draw from ``gen``.
     With a ``league`` (``train.ppo.pfsp``) the tables are the league's: a table whose juego ends
     gets its next opponent at once, drawn with the entries' probabilities ``probs``.
+    With ``envido`` (``cfg.envido_table``) the learner and the snapshot play the envido from the
+    table, and the learner's table-played decisions are not trained (``train.ppo.table_envido``).
     """
     if league is not None:
         tables = Tables(league.learner_team, league.self_play, league.bot)  # the league's arrays: redrawn in place
@@ -143,6 +147,7 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
         learner = tables.self_play | (seat_np % 2 == tables.learner_team)
         action = mask_np.argmax(axis=1)  # a forced move: its only legal action
         li = np.flatnonzero(choice & learner)
+        untrained = None  # the learner's rows played by the envido table
         fi = np.flatnonzero(choice & ~learner)
         with torch.no_grad():
             if li.size:
@@ -150,18 +155,26 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
                     Obs.observe_hidden_seats(env.states, seat_np, hidden_np)
                 o, h, mk = obs_np[li], hidden_np[li], mask_np[li]
                 csr = agent.csr(o)
-                a, logp = sample(agent.logits_csr(csr, torch.from_numpy(mk)), gen)
+                logits = agent.logits_csr(csr, torch.from_numpy(mk))
                 v = agent.value_csr(csr, _hands(cfg, h), kind[li]).numpy()
-                k = slice(m, m + li.size)
-                s_obs[k], s_hidden[k], s_mask[k], s_action[k], s_logp[k] = o, h, mk, a.numpy(), logp.numpy()
-                s_t[k], s_i[k], s_kind[k] = t, li, kind[li]
                 b_value[t, li] = _denorm(v, cfg, ret_stats)
-                action[li] = s_action[k]
+                if envido is None:
+                    a, logp = sample(logits, gen)
+                    action[li], tr = a.numpy(), slice(None)
+                    logp = logp.numpy()
+                else:  # the table's words are played, not trained (a "paso"'s mask is what is left)
+                    action[li], logp, mk, tr = envido.learner(logits, o, mk, gen)
+                    untrained = li[~tr]
+                    li, o, h, mk, logp = li[tr], o[tr], h[tr], mk[tr], logp[tr]
+                k = slice(m, m + li.size)
+                s_obs[k], s_hidden[k], s_mask[k], s_action[k], s_logp[k] = o, h, mk, action[li], logp
+                s_t[k], s_i[k], s_kind[k] = t, li, kind[li]
                 m += li.size
             snap = fi[tables.bot[fi] == -2]
             if snap.size:
-                a, _ = sample(opponent.logits_csr(opponent.csr(obs_np[snap]), torch.from_numpy(mask_np[snap])), gen)
-                action[snap] = a.numpy()
+                logits = opponent.logits_csr(opponent.csr(obs_np[snap]), torch.from_numpy(mask_np[snap]))
+                action[snap] = sample(logits, gen)[0].numpy() if envido is None else \
+                    envido.opponent(logits, obs_np[snap], mask_np[snap], gen)
             for j, bot in enumerate(bots):
                 bi = fi[tables.bot[fi] == j]
                 if bi.size:
@@ -171,6 +184,8 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
                         keys = league.rng.integers(0, np.iinfo(np.int64).max, size=bi.size, dtype=np.int64)
                         action[bi] = policy_act_batch(bot, obs_np[bi], mask_np[bi], keys.astype(np.uint64))
         b_seat[t], b_trained[t] = seat_np, choice & learner
+        if untrained is not None:
+            b_trained[t, untrained] = False
         obs_np, mask_np, seat_np, rew, term, _ = env.step(action)
         b_rew[t], b_term[t] = rew, term
         if league is not None:
@@ -227,6 +242,8 @@ class Sampler:
         bot_seed = cfg.seed if bot_seed is None else bot_seed
         self.bots = [load_policy(name, seed=bot_seed + j, tradition=cfg.tradition) for j, name in enumerate(cfg.bot_opponents)]
         self.league = LeagueTables(n, cfg.seed, first_table, cfg.p_latest) if cfg.league else None
+        # the table models 1 contra 1: at other sizes it would never apply
+        self.envido = TableEnvido(cfg.envido_table) if cfg.envido_table is not None and cfg.team_size == 1 else None
 
     def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables | None,
                 probs: np.ndarray | None = None) -> Rollout:
@@ -236,7 +253,7 @@ class Sampler:
         if self.league is not None:
             self.league.start(probs)
         return rollout(self.env, agent, self.opponent, self.bots, tables, self.gen, self.cfg, ret_stats,
-                       self.league, probs)
+                       self.league, probs, self.envido)
 
     def state(self) -> dict:
         """The tables and the bots' generators, for the checkpoint (the generator is the caller's)."""
