@@ -71,6 +71,8 @@ OPENINGS = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)  # the envido said at a turn,
 OPENINGS[A.ENVIDO : A.FALTA_ENVIDO + 1] = True
 OPENINGS[A.ENVIDO_Y_TRUCO : A.ENVIDO_Y_TRUCO + 3] = True
 SENA_BASE, NUM_SENAS = A.SENA_BASE, A.NUM_SENAS
+SENAS = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)  # the señas: they keep the base's probability
+SENAS[SENA_BASE : SENA_BASE + NUM_SENAS] = True
 USED_OPENING, USED_ANSWER = 1, 2  # how mix_probs used the table at a row (0: not at all)
 
 
@@ -227,13 +229,13 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
             others = 0.0
             count = 0
             for act in range(p.size):
-                if mask[act] and not OPENINGS[act] and not (SENA_BASE <= act < SENA_BASE + NUM_SENAS):
+                if mask[act] and not OPENINGS[act] and not SENAS[act]:
                     others += p[act]
                     count += 1
             if count == 0:
                 continue
             for act in range(p.size):
-                if SENA_BASE <= act < SENA_BASE + NUM_SENAS:
+                if SENAS[act]:
                     continue
                 if OPENINGS[act]:
                     p[act] = 0.0
@@ -250,7 +252,7 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
             no = p[A.NO_QUIERO] + p[A.SIN_LEY_QUIERO_Y_PASO]
             acc = yes / (yes + no) if yes + no > 0.0 else 0.5
             for act in range(p.size):
-                if not (SENA_BASE <= act < SENA_BASE + NUM_SENAS):
+                if not SENAS[act]:
                     p[act] = 0.0
             raise_ = strat[2, t] + strat[3, t] + strat[4, t]
             p[A.QUIERO] = rest * strat[0, t] * acc
@@ -262,7 +264,7 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
                 p[A.Y_QUIERO_RETRUCO + k] = rest * strat[2 + k, t] * acc
         else:
             for act in range(p.size):
-                if not (SENA_BASE <= act < SENA_BASE + NUM_SENAS):
+                if not SENAS[act]:
                     p[act] = 0.0
             for slot in range(5):
                 p[SLOT_ACTION[slot]] = rest * strat[slot, t]

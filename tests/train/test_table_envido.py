@@ -8,12 +8,11 @@ import numpy as np
 import pytest
 import torch
 
-from agents.envido_table import OPENINGS, USED_ANSWER, USED_OPENING, EnvidoTable
+from agents.envido_table import OPENINGS, SENAS, USED_ANSWER, USED_OPENING, EnvidoTable
 from agents.ppo_network import Agent, evaluate_actions
 from tests.conftest import ENVIDO_TABLE_TARGET
 from train.ppo.loop import PPOConfig, load_checkpoint, train
 from train.ppo.rollout import Sampler, draw_tables
-from train.ppo.table_envido import SENAS
 
 
 def _tiny(run_dir: Path, table: Path, **kw) -> PPOConfig:

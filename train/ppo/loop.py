@@ -194,8 +194,8 @@ class PPOConfig:
     envido_table: Path | None = None
     """truco argentino: a solved envido table (agents/checkpoints/envido_argentino_1v1.npz, written by
     python -m train.cfr.envido_argentino) that plays the learner's and its snapshots' envido at the
-    1 contra 1 tables; the network learns the rest around it (train/ppo/table_envido.py) and is
-    played as <policy.pt>+envido"""
+    1 contra 1 tables; the network learns the rest around it (train/ppo/table_envido.py), and its
+    checkpoints play with that table (agents.registry reads it from their config)"""
     # self-play pool
 
     pool_size: Annotated[int, Field(ge=1)] = 8
@@ -805,7 +805,7 @@ class _Log:
 
         cfg = self.cfg
         learner = PPOPolicy.from_agent(agent, seed=cfg.seed + run.update, name=f"ppo@{run.update}")
-        if cfg.envido_table is not None:  # as it plays in the rollouts and once exported: <policy.pt>+envido
+        if cfg.envido_table is not None:  # as it plays in the rollouts and once exported
             from agents.envido_table import EnvidoTablePolicy
 
             learner = EnvidoTablePolicy(learner, cfg.envido_table, seed=cfg.seed + run.update, name=f"ppo@{run.update}+envido")

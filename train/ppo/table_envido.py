@@ -29,13 +29,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agents.envido_table import OPENINGS, USED_OPENING, EnvidoTable, sample_probs
+from agents.envido_table import OPENINGS, SENAS, USED_OPENING, EnvidoTable, sample_probs
 from agents.ppo_network import sample
-from truque_env.traditions.argentino import actions as A
 
-SENAS = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)
-SENAS[A.SENA_BASE : A.SENA_BASE + A.NUM_SENAS] = True
-NOT_AFTER_PASO = torch.from_numpy(OPENINGS | SENAS)  # what the network cannot choose once the table said paso
+NOT_AFTER_PASO = OPENINGS | SENAS  # what the network cannot choose once the table said paso
 
 
 class TableEnvido:
@@ -70,8 +67,8 @@ class TableEnvido:
         trained = (used == 0) | SENAS[a]
         paso = (used == USED_OPENING) & ~OPENINGS[a] & ~SENAS[a]
         trained |= paso
-        trained_mask[paso] &= ~(OPENINGS | SENAS)
-        restricted = logits.masked_fill(torch.from_numpy(paso[:, None]) & NOT_AFTER_PASO, float("-inf"))
+        trained_mask[paso] &= ~NOT_AFTER_PASO
+        restricted = logits.masked_fill(torch.from_numpy(paso[:, None] & NOT_AFTER_PASO), float("-inf"))
         logp = torch.log_softmax(restricted, dim=-1).gather(-1, action[:, None]).squeeze(-1)
         return a, logp.numpy(), trained_mask, trained
 
