@@ -40,6 +40,7 @@ import numpy as np
 from numba import njit
 
 from truque_env.cards import CARD_SUIT
+from truque_env.engine.header import REC_KINDS
 from truque_env.io import read_npz
 from truque_env.policy import key_uniforms
 from truque_env.traditions.argentino import actions as A
@@ -74,6 +75,11 @@ SENA_BASE, NUM_SENAS = A.SENA_BASE, A.NUM_SENAS
 SENAS = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)  # the señas: they keep the base's probability
 SENAS[SENA_BASE : SENA_BASE + NUM_SENAS] = True
 USED_OPENING, USED_ANSWER = 1, 2  # how mix_probs used the table at a row (0: not at all)
+REC_LEAVE = 3  # the record's kinds: raise, accept, refuse, leave (truque_env.engine.header.REC_KINDS)
+# the rival's "al mazo" count in the juego's public record (truque_env.engine.record: manos, mine x 4,
+# rival's raise, accept, refuse, leave): a rival who leaves manos shows blind play
+RECORD_MANOS = O.SLICES["juego_record"][0]  # manos finished in the juego
+RIVAL_LEAVES = RECORD_MANOS + 1 + REC_KINDS + REC_LEAVE
 
 
 class EnvidoTable:
@@ -96,7 +102,14 @@ class EnvidoTable:
         self.player = np.ascontiguousarray(z["player"], dtype=np.int64)
         self.envido_values = np.ascontiguousarray(z["envido_values"], dtype=np.int64)
         self.V, self.Q = z["V"], z["Q"]
+        # the answers to "falta envido y truco, todo dicho" (A33); tables written before them have none
+        self.has_todo_dicho = "todo_dicho" in z
+        td = np.asarray(z["todo_dicho"], dtype=np.float32) if self.has_todo_dicho else np.zeros((1, 1, 2, 1), np.float32)
+        self.todo_dicho = np.ascontiguousarray(td)
+        self.rival = str(z["rival"]) if "rival" in z else ""
         t, rows = self.target, self.player.size
+        if self.has_todo_dicho and self.todo_dicho.shape != (t, t, 2, self.envido_values.size):
+            raise ValueError(f"{self.path}: the table's arrays do not fit together")
         if (self.strategies.shape != (t, t, rows, SLOT_ACTION.size, self.envido_values.size)
                 or self.row_of_code.shape != (2, 4 ** (self.max_raises + 2)) or self.row_of_code.max() >= rows):
             raise ValueError(f"{self.path}: the table's arrays do not fit together")
@@ -109,7 +122,7 @@ class EnvidoTable:
         or ``USED_ANSWER``). ``obs`` int8 and ``masks`` uint8, C-contiguous."""
         used = np.zeros(obs.shape[0], dtype=np.int64)
         mix_probs(obs, masks, probs, self.strategies, self.row_of_code, self.player, self.type_of_value, self.target,
-                  self.max_raises, CARD_SUIT, ENVIDO_CARD_VALUE, used)
+                  self.max_raises, CARD_SUIT, ENVIDO_CARD_VALUE, self.todo_dicho, self.has_todo_dicho, used)
         return used
 
 
@@ -179,8 +192,48 @@ def _row_of(o, row_of_code, player, max_raises):
 
 
 @njit(cache=True)
+def _todo_dicho_unanswered(o):
+    """Whether the rival's "falta envido y truco, todo dicho" (A33) waits for this player's answer."""
+    said = -1
+    for i in range(HISTORY_LEN):
+        seat1 = o[HISTORY + 2 * i]
+        if seat1 == 0:
+            continue
+        action = o[HISTORY + 2 * i + 1] - 1
+        if action == A.TODO_DICHO:
+            said = i
+        elif said >= 0 and not SENAS[action]:
+            return False
+    return said >= 0
+
+
+@njit(cache=True)
+def _answer_todo_dicho(p, mask, accept):
+    """The answer to todo dicho: the falta accepted with chance ``accept`` (the table's), the truco
+    with the base's own chance (its quiero and "sin ley paso y quiero" against the four answers)."""
+    for act in (A.QUIERO, A.NO_QUIERO, A.SIN_LEY_QUIERO_Y_PASO, A.SIN_LEY_PASO_Y_QUIERO):
+        if not mask[act]:
+            return False
+    senas = 0.0
+    for k in range(NUM_SENAS):
+        senas += p[SENA_BASE + k]
+    rest = 1.0 - senas
+    yes = p[A.QUIERO] + p[A.SIN_LEY_PASO_Y_QUIERO]
+    no = p[A.NO_QUIERO] + p[A.SIN_LEY_QUIERO_Y_PASO]
+    acc = yes / (yes + no) if yes + no > 0.0 else 0.5
+    for act in range(p.size):
+        if not SENAS[act]:
+            p[act] = 0.0
+    p[A.QUIERO] = rest * accept * acc
+    p[A.SIN_LEY_QUIERO_Y_PASO] = rest * accept * (1.0 - acc)
+    p[A.SIN_LEY_PASO_Y_QUIERO] = rest * (1.0 - accept) * acc
+    p[A.NO_QUIERO] = rest * (1.0 - accept) * (1.0 - acc)
+    return True
+
+
+@njit(cache=True)
 def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value, target, max_raises, suit, value,
-              used):
+              todo_dicho, has_todo_dicho, used):
     """The base's ``probs`` (rows of the batch) with the table's envido in place, where it applies;
     ``used[i]`` says where it did: 0 not used, ``USED_OPENING`` (the table says whether to open and
     with what, the base's other actions share the rest), ``USED_ANSWER`` (the table answers; after
@@ -193,6 +246,14 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
             continue
         mask = masks[i]
         if mask[A.FLOR]:  # a flor to sing comes first (A8) and cancels the envido (A9)
+            continue
+        if has_todo_dicho and mask[A.SIN_LEY_PASO_Y_QUIERO] and _todo_dicho_unanswered(o):
+            t = type_of_value[_my_envido(o, suit, value)]
+            mine, rival = o[SCORE], o[SCORE + 1]
+            a, b = (mine, rival) if o[POSITION] == 1 else (rival, mine)
+            if t >= 0 and a < target and b < target:
+                if _answer_todo_dicho(probs[i], mask, todo_dicho[a, b, 0 if o[POSITION] == 1 else 1, t]):
+                    used[i] = USED_ANSWER
             continue
         may_open = False
         for k in range(3):
@@ -301,11 +362,25 @@ class EnvidoTablePolicy:
 
     tradition = "argentino"
 
-    def __init__(self, base, table: EnvidoTable | str | Path = SHIPPED_TABLE, seed: int = 0, name: str | None = None):
+    def __init__(self, base, table: EnvidoTable | str | Path = SHIPPED_TABLE, seed: int = 0, name: str | None = None,
+                 blind_table: EnvidoTable | str | Path | None = None, blind_leaves: int = 2,
+                 blind_leave_rate: float = 0.0):
         if not hasattr(base, "action_probs"):
             raise ValueError(f"the envido table needs a base policy with action_probs, got {type(base).__name__}")
         self.base = base
         self.table = table if isinstance(table, EnvidoTable) else EnvidoTable(table)
+        # against a rival who has left manos this juego (blind play, as random's): this table instead
+        self.blind_table = blind_table if blind_table is None or isinstance(blind_table, EnvidoTable) else \
+            EnvidoTable(blind_table)
+        if self.blind_table is not None and self.blind_table.target != self.table.target:
+            raise ValueError("the blind rival's table and the table are for different targets")
+        # the sign: the rival left at least blind_leaves manos, and at least blind_leave_rate of those finished.
+        # Two leaves, not one: a rival who left once on purpose to meet the blind table won 78% of juegos
+        # against it (72% without the trick); leaving twice gained him nothing (docs/league.md)
+        if int(blind_leaves) != blind_leaves or blind_leaves < 1 or not 0.0 <= blind_leave_rate <= 1.0:
+            raise ValueError(f"blind_leaves must be an integer >= 1 and blind_leave_rate in [0, 1], got "
+                             f"{blind_leaves!r} and {blind_leave_rate!r}")
+        self.blind_leaves, self.blind_leave_rate = int(blind_leaves), float(blind_leave_rate)
         self.name = name or f"{getattr(base, 'name', 'base')}+envido"
         if hasattr(base, "team_sizes"):
             self.team_sizes = base.team_sizes
@@ -316,9 +391,25 @@ class EnvidoTablePolicy:
         obs = np.ascontiguousarray(observations, dtype=np.int8)
         masks = np.ascontiguousarray(action_masks, dtype=np.uint8)
         probs = np.array(self.base.action_probs(obs, masks), dtype=np.float64)
-        used = self.table.mix(obs, masks, probs)
+        used = self.mix(obs, masks, probs)
         self.used += int((used > 0).sum())
         return probs
+
+    def mix(self, obs: np.ndarray, masks: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """``EnvidoTable.mix`` with the table for this row's rival (the blind table where he showed the sign)."""
+        if self.blind_table is None:
+            return self.table.mix(obs, masks, probs)
+        leaves = obs[:, RIVAL_LEAVES].astype(np.int64)
+        blind = (leaves >= self.blind_leaves) & (leaves >= self.blind_leave_rate * obs[:, RECORD_MANOS])
+        if not blind.any():
+            return self.table.mix(obs, masks, probs)
+        used = np.zeros(obs.shape[0], dtype=np.int64)
+        for rows, table in ((np.flatnonzero(~blind), self.table), (np.flatnonzero(blind), self.blind_table)):
+            if rows.size:
+                part = np.ascontiguousarray(probs[rows])
+                used[rows] = table.mix(np.ascontiguousarray(obs[rows]), np.ascontiguousarray(masks[rows]), part)
+                probs[rows] = part
+        return used
 
     def act_batch(self, observations, action_masks, keys=None) -> np.ndarray:
         masks = np.ascontiguousarray(action_masks, dtype=np.uint8)

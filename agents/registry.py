@@ -73,6 +73,9 @@ CFR_BOT = CHECKPOINTS / "cfr_moteno_1v1.npz"  # docs/cfr_mccfr.md: 1 contra 1 on
 # configs/ppo_argentino_league_v7.toml: 1 and 2 contra 2, played with the solved envido table (issue 17)
 ARGENTINO_BOT = CHECKPOINTS / "ppo_argentino_v7.pt"
 ARGENTINO_BOT_SIZES = (1, 2)
+# its envido against a rival who left a mano (random's blind play): train.cfr.envido_argentino with
+# --rival random --blind-share (docs/league.md, "Against random: a table for the blind rival")
+ARGENTINO_BLIND_TABLE = CHECKPOINTS / "envido_argentino_1v1_blind.npz"
 ARGENTINO_LEAGUE1_BOT = CHECKPOINTS / "ppo_argentino.pt"  # the one before it (configs/ppo_argentino_league.toml)
 ARGENTINO_1V1_BOT = CHECKPOINTS / "ppo_argentino_1v1.pt"  # the one before both (configs/ppo_argentino_1v1.toml)
 
@@ -94,21 +97,24 @@ def _shipped_ppo(name: str, path: Path, **kw):
     return make
 
 
-def _shipped_ppo_with_envido_table(name: str, path: Path, **kw):
+def _shipped_ppo_with_envido_table(name: str, path: Path, blind_table: Path | None = None, **kw):
     """A shipped PPO bot trained with its envido played from the solved table (``envido_table``,
-    train/ppo/table_envido.py), played the same way (agents.envido_table)."""
+    train/ppo/table_envido.py), played the same way (agents.envido_table); with ``blind_table``,
+    that table plays the envido against a rival who has left a mano in the juego (blind play)."""
     network = _shipped_ppo(name, path, **kw)
 
     def make(seed: int):
         policy = network(seed)
         if policy.envido_table is None:
             raise ValueError(f"policy {name!r}: {path} was not trained with an envido table")
-        return _with_its_envido_table(policy, seed, name)
+        if blind_table is not None:
+            _shipped(name, blind_table)
+        return _with_its_envido_table(policy, seed, name, blind_table)
 
     return make
 
 
-def _with_its_envido_table(policy, seed: int, name: str):
+def _with_its_envido_table(policy, seed: int, name: str, blind_table: Path | None = None):
     """A checkpoint trained with its envido from a solved table (``envido_table``), played with that
     table: the path it recorded, from here or from the project's root (a table that is not there
     is a clear error, never another table)."""
@@ -119,7 +125,7 @@ def _with_its_envido_table(policy, seed: int, name: str):
     table = next((c for c in candidates if c.exists()), None)
     if table is None:
         raise ValueError(f"{name}: trained with the envido table {str(recorded)!r}, which is not there")
-    return EnvidoTablePolicy(policy, table, seed=seed + 1, name=name)
+    return EnvidoTablePolicy(policy, table, seed=seed + 1, name=name, blind_table=blind_table)
 
 
 def _shipped_cfr(name: str, **how):
@@ -183,8 +189,8 @@ BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_wi
         "argentino": {"heuristic": _heuristic_argentino, "heuristic_bluffer": _heuristic_argentino_bluffer,
                       "heuristic_faltero": _heuristic_argentino_faltero,
                       "heuristic_enviador": _heuristic_argentino_enviador,
-                      "ppo": _shipped_ppo_with_envido_table("ppo", ARGENTINO_BOT, tradition="argentino",
-                                                            team_sizes=ARGENTINO_BOT_SIZES),
+                      "ppo": _shipped_ppo_with_envido_table("ppo", ARGENTINO_BOT, blind_table=ARGENTINO_BLIND_TABLE,
+                                                            tradition="argentino", team_sizes=ARGENTINO_BOT_SIZES),
                       "ppo_league1": _shipped_ppo("ppo_league1", ARGENTINO_LEAGUE1_BOT, tradition="argentino",
                                                   team_sizes=ARGENTINO_BOT_SIZES),
                       "ppo_1v1": _shipped_ppo("ppo_1v1", ARGENTINO_1V1_BOT, tradition="argentino", team_sizes=(1,))}}
@@ -219,6 +225,9 @@ def load_policy(name_or_path: str, seed: int = 0, tradition: str = "moteno"):
         from agents.envido_table import EnvidoTablePolicy
 
         base = load_policy(key.removesuffix(ENVIDO_SUFFIX), seed=seed, tradition=tradition)
+        if isinstance(base, EnvidoTablePolicy):  # it plays its envido from a table already (``ppo``)
+            base.name = key
+            return base
         return EnvidoTablePolicy(base, seed=seed + 1, name=key)
     if key == "random" or key in STYLE_BOTS:
         return _every_tradition_bot(key, seed, tradition)

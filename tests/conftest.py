@@ -55,7 +55,7 @@ def envido_table_path(tmp_path_factory):
     points[1, 0] = points[0, 1] = 0.25
     points[2, 0] = points[0, 2] = 0.15
     points[3, 0] = points[0, 3] = 0.1
-    cfg = E.EnvidoSolveConfig(target=target, iterations=200)
+    cfg = E.EnvidoSolveConfig(target=target, iterations=200, todo_dicho=True)
     path = tmp_path_factory.mktemp("envido") / "table.npz"
     write_npz_atomic(path, E.table_arrays(cfg, E.solve_juego(cfg, points), points), compressed=True)
     return path

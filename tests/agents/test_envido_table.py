@@ -54,6 +54,9 @@ def twin(o, mask, p, table, sk):
     i_am_mano = _slice(o, "position")[0] == 1
     me = 0 if i_am_mano else 1
     history = [(int(s) - 1, int(a) - 1) for s, a in _slice(o, "history") if s]
+    words_said = [a for _, a in history if a not in SENAS]
+    if words_said and words_said[-1] == A.TODO_DICHO and mask[A.SIN_LEY_PASO_Y_QUIERO]:
+        return _todo_dicho_twin(o, mask, p, table, i_am_mano)
     if any(a == A.TODO_DICHO or A.FLOR <= a <= A.AL_RESTO or A.SIN_LEY_QUIERO_Y_PASO <= a < A.TRUCO
            for _, a in history):
         return False, p, None
@@ -126,6 +129,29 @@ def twin(o, mask, p, table, sk):
     return True, new, (legal_slots, opening, len(chain), double)
 
 
+def _todo_dicho_twin(o, mask, p, table, i_am_mano):
+    """A33: the falta accepted with the table's chance for this seat and envido, the truco with the
+    base's (its quiero and "sin ley paso y quiero" against the four answers)."""
+    cards = [c for c in range(40) if _slice(o, "hand")[c] or _slice(o, "played_by")[0, c]]
+    t = E.TYPE_OF_VALUE[envido_value(cards)]
+    mine, rival = _slice(o, "score")
+    a, b = (mine, rival) if i_am_mano else (rival, mine)
+    if t < 0 or max(a, b) >= table.target:
+        return False, p, None
+    accept = float(table.todo_dicho[a, b, 0 if i_am_mano else 1, t])
+    senas = sum(p[k] for k in SENAS)
+    acc = (p[A.QUIERO] + p[A.SIN_LEY_PASO_Y_QUIERO]) / (
+        p[A.QUIERO] + p[A.SIN_LEY_PASO_Y_QUIERO] + p[A.NO_QUIERO] + p[A.SIN_LEY_QUIERO_Y_PASO])
+    new = np.zeros_like(p)
+    for k in SENAS:
+        new[k] = p[k]
+    new[A.QUIERO] = (1 - senas) * accept * acc
+    new[A.SIN_LEY_QUIERO_Y_PASO] = (1 - senas) * accept * (1 - acc)
+    new[A.SIN_LEY_PASO_Y_QUIERO] = (1 - senas) * (1 - accept) * acc
+    new[A.NO_QUIERO] = (1 - senas) * (1 - accept) * (1 - acc)
+    return True, new, "todo dicho"
+
+
 def _random_play(table_path, team_size=1, steps=400, seed=0, target=TARGET):
     """The table's bot (on a uniform base) at the even seats, a uniform player at the odd ones (who
     also says the envido with the truco, which the table's bot never does); yields the bot's rows."""
@@ -146,7 +172,7 @@ def _random_play(table_path, team_size=1, steps=400, seed=0, target=TARGET):
 def test_the_kernel_is_its_twin_and_the_table_legality_is_the_engines(table_path):
     table, sk = EnvidoTable(table_path), E.build_skeleton(3)
     base = UniformBase()
-    used = {"opening": 0, "answer": 0, "double": 0}
+    used = {"opening": 0, "answer": 0, "double": 0, "todo dicho": 0}
     for obs, mask, probs, _ in _random_play(table_path, steps=400):
         base_p = base.action_probs(obs, mask)
         for i in range(obs.shape[0]):
@@ -154,7 +180,9 @@ def test_the_kernel_is_its_twin_and_the_table_legality_is_the_engines(table_path
             np.testing.assert_allclose(probs[i], expected, atol=1e-5)
             assert abs(probs[i][mask[i] == 0]).max(initial=0) == 0  # nothing illegal
             assert probs[i].sum() == pytest.approx(1.0, abs=1e-5)
-            if applies:
+            if legal == "todo dicho":
+                used["todo dicho"] += 1
+            elif applies:
                 legal_slots, opening, words, double = legal
                 actions = [A.QUIERO, A.NO_QUIERO, *range(A.Y_QUIERO_RETRUCO, A.Y_QUIERO_RETRUCO + 3)] if double \
                     else SLOT_ACTIONS
@@ -165,7 +193,7 @@ def test_the_kernel_is_its_twin_and_the_table_legality_is_the_engines(table_path
                 else:
                     assert set(table_slots) <= set(engine)
                 used["double" if double else "opening" if opening else "answer"] += 1
-    assert used["opening"] > 100 and used["answer"] > 100 and used["double"] > 20
+    assert used["opening"] > 100 and used["answer"] > 100 and used["double"] > 20 and used["todo dicho"] > 20
 
 
 def test_not_used_in_2v2_nor_at_another_target(table_path):
@@ -207,7 +235,69 @@ def test_the_registry_adds_the_table_to_a_bot():
     pol = load_policy("ppo+envido", tradition="argentino")
     assert isinstance(pol, EnvidoTablePolicy) and pol.name == "ppo+envido" and pol.team_sizes == (1, 2)
     assert pol.table.target == 30 and pol.table.flor and not pol.table.falta_match
+    shipped = load_policy("ppo", tradition="argentino")  # the table already: "+envido" adds nothing
+    assert shipped.blind_table is not None and shipped.blind_table.rival == "random"
+    assert pol.blind_table is not None and pol.table.path == shipped.table.path
     with pytest.raises(ValueError, match="action_probs"):
         load_policy("heuristic+envido", tradition="argentino")
     with pytest.raises(ValueError, match="argentino"):
         load_policy("ppo+envido", tradition="moteno")
+
+
+@pytest.fixture(scope="module")
+def blind_table_path(tmp_path_factory):
+    """A table against a rival whose envido is blind 90% of the time and who gives away more of the
+    rest of the mano (train.cfr.envido_argentino: two distributions of points, blind_share)."""
+    T = TARGET
+    Q = np.zeros((2, T + 1, T + 1))
+    Q[0, 2, 0] = Q[0, 0, 1] = 0.5  # the bot mano
+    Q[1, 1, 0] = Q[1, 0, 2] = 0.5  # the rival mano
+    cfg = E.EnvidoSolveConfig(target=T, iterations=200, blind_share=0.9, todo_dicho=True)
+    path = tmp_path_factory.mktemp("blind") / "blind.npz"
+    write_npz_atomic(path, E.table_arrays(cfg, E.solve_juego(cfg, Q), Q), compressed=True)
+    return path
+
+
+@pytest.mark.parametrize("leaves, rate", [(2, 0.0), (1, 0.0), (1, 0.34)])
+def test_the_blind_table_plays_against_a_rival_who_leaves_manos(table_path, blind_table_path, leaves, rate):
+    """Rows where the juego's record shows the sign (the rival left ``blind_leaves`` manos, al mazo,
+    and at least ``blind_leave_rate`` of the manos finished) take the blind rival's table, the others
+    the table; the record's fields are the rival's leaves and the manos finished. Two leaves by default."""
+    from agents.envido_table import RECORD_MANOS, RIVAL_LEAVES
+
+    assert RECORD_MANOS == O.SLICES["juego_record"][0] and RIVAL_LEAVES == RECORD_MANOS + 1 + 4 + 3  # his 4th kind
+    both = EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, blind_leaves=leaves,
+                             blind_leave_rate=rate)
+    assert EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path).blind_leaves == 2
+    plain, blind_only = EnvidoTablePolicy(UniformBase(), table_path), EnvidoTablePolicy(UniformBase(), blind_table_path)
+    seen = {True: 0, False: 0}
+    differ = 0
+    for obs, mask, _, _ in _random_play(table_path, steps=300, seed=4):
+        left = obs[:, RIVAL_LEAVES].astype(int)
+        blind = (left >= leaves) & (left >= rate * obs[:, RECORD_MANOS])
+        got = both.action_probs(obs, mask)
+        expected = np.where(blind[:, None], blind_only.action_probs(obs, mask), plain.action_probs(obs, mask))
+        np.testing.assert_allclose(got, expected)
+        differ += int((np.abs(blind_only.action_probs(obs, mask) - plain.action_probs(obs, mask)).max(axis=1) > 1e-3).sum())
+        for b in (True, False):
+            seen[b] += int((blind == b).sum())
+    assert seen[True] > 100 and seen[False] > 100 and differ > 20
+
+
+def test_a_bad_blind_table_setting_is_refused(table_path, blind_table_path):
+    with pytest.raises(ValueError, match="different targets"):
+        EnvidoTablePolicy(UniformBase(), table_path, blind_table=_other_target(blind_table_path))
+    for bad in ({"blind_leaves": 0}, {"blind_leaves": 1.5}, {"blind_leave_rate": 2.0}):
+        with pytest.raises(ValueError, match="blind_leaves must be"):
+            EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, **bad)
+
+
+def _other_target(path):
+    z = dict(np.load(path))
+    z["target"] = np.array(int(z["target"]) + 1)
+    t = int(z["target"])
+    z["strategies"] = np.zeros((t, t, *z["strategies"].shape[2:]), dtype=np.float16)
+    z["todo_dicho"] = np.zeros((t, t, *z["todo_dicho"].shape[2:]), dtype=np.float16)
+    out = path.with_name("other_target.npz")
+    write_npz_atomic(out, z)
+    return out

@@ -217,3 +217,88 @@ def test_the_shipped_table_is_this_skeletons_solution():
     summary = json.loads((Path(__file__).parents[2] / "benchmarks/results/envido_argentino_1v1.json").read_text())
     assert summary["exploitability"]["max"] < 1e-3 and summary["table"] == "agents/checkpoints/envido_argentino_1v1.npz"
     assert 0.45 < table.V[0, 0] < 0.55 and (np.diff(table.V, axis=0) > -1e-3).all()
+
+
+# -- a rival unlike the bot: his own points, a blind envido, todo dicho ----------------------------
+def test_with_two_alike_sides_the_rivals_solve_is_the_self_play_solve(solved_small):
+    """Q given twice (the bot mano, the rival mano) with the same points is the self-play game:
+    the same strategies and chances, the pie's chance the complement of the mano's."""
+    cfg, sol = solved_small
+    Q = _synthetic_points(cfg.target)
+    pair = E.solve_juego(cfg, np.stack([Q, Q]))
+    np.testing.assert_allclose(pair["strategies"], sol["strategies"], atol=1e-6)
+    np.testing.assert_allclose(pair["V"], sol["V"], atol=1e-9)
+    np.testing.assert_allclose(pair["V_pie"], 1.0 - sol["V"], atol=1e-9)
+    np.testing.assert_allclose(pair["todo_dicho"], sol["todo_dicho"])
+    assert (pair["worst"] <= pair["V"] + 1e-3).all()  # a rival's best answer takes no more than the equilibrium
+
+
+def test_a_stronger_bot_values_the_juego_higher_and_risks_less():
+    """The bot takes 3 tantos of the rest of a mano to the rival's 1: its chance of the juego rises
+    above one half, and it accepts a falta at the juego's first mano with no more hands."""
+    T = 8
+    cfg = E.EnvidoSolveConfig(target=T, iterations=300)
+    even = _synthetic_points(T)
+    strong = np.zeros((2, T + 1, T + 1))
+    strong[0, 3, 0] = strong[0, 0, 1] = 0.5  # the bot mano: 3 to him or 1 to the rival
+    strong[1, 1, 0] = strong[1, 0, 3] = 0.5  # the rival mano: 1 to the rival or 3 to the bot
+    a, b = E.solve_juego(cfg, even), E.solve_juego(cfg, strong)
+    assert b["V"][0, 0] > 0.7 and b["V_pie"][0, 0] > 0.7
+    sk = E.build_skeleton(cfg.max_raises)
+    row = b["node_row"][sk.node_of_code[1, _code("F")]]  # the mano answers the pie's falta
+    assert b["strategies"][0, 0, row, E.QUIERO].sum() <= a["strategies"][0, 0, row, E.QUIERO].sum() + 1e-3
+
+
+def test_the_blind_rival_opens_and_answers_as_random_does(skeleton):
+    falta = 30
+    child = E.legal_children(skeleton, falta)
+    s = E.blind_strategy(skeleton.player, skeleton.kind, child, 1, 0.18)
+    rival = skeleton.player == 1
+    legal = child >= 0
+    np.testing.assert_allclose(s[rival].sum(axis=1), 1.0)
+    assert (s[~rival] == 0).all() and (s[~legal[:, :, None].repeat(E.NUM_TYPES, 2)] == 0).all()
+    opening = skeleton.node_of_code[1, 1]
+    np.testing.assert_allclose(s[opening, :, 0], [1 - 3 * 0.18, 0.0, 0.18, 0.18, 0.18])
+    answer = skeleton.node_of_code[0, _code("E")]  # the mano opened: the pie (the rival) answers
+    np.testing.assert_allclose(s[answer, legal[answer], 0], 1.0 / legal[answer].sum())
+    assert np.ptp(s, axis=2).max() == 0.0  # whatever he holds
+
+
+def test_against_a_blind_rival_the_table_wins_more_and_a_rational_one_takes_little(solved_small):
+    """The restricted Nash response (blind_share): against a rival whose envido is blind 90% of
+    the time the table plays otherwise than the equilibrium and is worth more; a rational rival's
+    best answer to it costs the bot little next to what the blind rival gives."""
+    cfg, _ = solved_small
+    T = cfg.target
+    Q = np.stack([_synthetic_points(T)] * 2)
+    free = E.solve_juego(cfg, Q)
+    blind = E.solve_juego(E.EnvidoSolveConfig(target=T, iterations=300, blind_share=0.9), Q)
+    assert np.abs(blind["strategies"] - free["strategies"]).max() > 0.5
+    assert blind["V"][0, 0] > free["V"][0, 0] + 0.1 and blind["V_pie"][0, 0] > free["V_pie"][0, 0] + 0.1
+    assert free["V"][0, 0] - blind["worst"][0, 0] < 0.05
+    assert free["V_pie"][0, 0] - blind["worst_pie"][0, 0] < 0.05
+
+
+def test_a_bad_blind_rival_is_refused():
+    T = 8
+    with pytest.raises(ValueError, match="needs a rival"):
+        E.solve_juego(E.EnvidoSolveConfig(target=T, blind_share=0.5), _synthetic_points(T))
+    with pytest.raises(ValueError, match="blind_share"):
+        E.solve_juego(E.EnvidoSolveConfig(target=T, blind_share=1.5), np.stack([_synthetic_points(T)] * 2))
+    with pytest.raises(ValueError, match="Q must be"):
+        E.solve_juego(E.EnvidoSolveConfig(target=T), np.stack([_synthetic_points(T)] * 3))
+
+
+def test_a33_todo_dicho_is_answered_by_the_chance_of_any_hand():
+    """A33: the sayer spoke before looking, so the answer weighs the falta won by the answerer's
+    envido against any hand (ties to the mano, A27) with the refusal's 1 tanto: at the juego's first
+    mano a 33 accepts in either seat, a 0 refuses, and the more envido the readier to accept."""
+    T = 30
+    U = E.envido_payoffs(_race(T), _synthetic_points(T), 0, 0, T)
+    ans = E.todo_dicho_answers(U, E.envido_prior(), E.showdown_beats(), 0, 0, T)
+    for seat in (0, 1):
+        assert ans[seat, E.TYPE_OF_VALUE[33]] == 1.0 and ans[seat, E.TYPE_OF_VALUE[0]] == 0.0
+        assert (np.diff(ans[seat]) >= 0).all()
+    # at 29 to 29 the falta is 1 tanto, as the refusal: the mano, who wins ties, accepts with anything
+    U = E.envido_payoffs(_race(T), _synthetic_points(T), 29, 29, T)
+    assert (E.todo_dicho_answers(U, E.envido_prior(), E.showdown_beats(), 29, 29, T)[0] == 1.0).all()

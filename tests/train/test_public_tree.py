@@ -8,9 +8,11 @@ from train.cfr.games import load_game
 from train.cfr.public_tree import (
     PublicTreeGame,
     PublicTreeSolver,
+    best_response_value,
     exploitability,
     kuhn_poker,
     profile_value,
+    restricted_nash_response,
 )
 from train.cfr.solvers import exploitability as tree_exploitability
 
@@ -68,3 +70,53 @@ def test_a_bad_game_is_refused():
         PublicTreeGame(g.player, child, g.win, g.lose, g.prior, g.beats)
     with pytest.raises(ValueError, match="tremble"):
         PublicTreeSolver(g, tremble=0.6)
+
+
+def _always(game, who, slot):
+    """``who`` always takes ``slot`` where it is legal (else slot 0), whatever his card."""
+    strat = np.zeros((game.player.size, game.child.shape[1], game.prior.shape[who]))
+    for n in np.flatnonzero(game.player == who):
+        strat[n, slot if game.child[n, slot] >= 0 else 0] = 1.0
+    return strat
+
+
+@pytest.mark.parametrize("slot", [0, 1], ids=["passer", "calling_station"])
+def test_restricted_nash_response_runs_from_the_equilibrium_to_the_best_response(slot):
+    """Johanson, Zinkevich and Bowling (2007) on Kuhn poker: with share 0 of fixed play the
+    counter-strategy is Nash's (it loses 1/18 at worst), with share 1 it is the best response to
+    the fixed play, and between them the more it expects the fixed play the more it wins from it
+    and the more a free rival can take from it."""
+    game = kuhn_poker()
+    fixed = _always(game, 1, slot)
+    nt = game.prior.shape[0]
+    against, worst = [], []
+    for share in (0.0, 0.25, 0.5, 1.0):
+        rnr = restricted_nash_response(game, 1, share, fixed)
+        solver = PublicTreeSolver(rnr)
+        solver.run(3000)
+        policy = solver.average_policy()
+        assert exploitability(rnr, policy) < 2e-3  # an equilibrium of the restricted game
+        mine = np.where((game.player == 0)[:, None, None], policy[:, :, :nt], 0.0)
+        assert np.allclose(policy[game.player == 1][:, :, nt:], fixed[game.player == 1])  # the fixed half kept
+        against.append(profile_value(game, np.where((game.player == 1)[:, None, None], fixed, mine)))
+        worst.append(-best_response_value(game, mine, 1))
+    assert worst[0] == pytest.approx(-1 / 18, abs=2e-3)
+    assert against[-1] == pytest.approx(best_response_value(game, fixed, 0), abs=2e-3)
+    assert (np.diff(against) > -2e-3).all() and (np.diff(worst) < 2e-3).all()
+    assert against[-1] > against[0] + 0.1 and worst[-1] < worst[0] - 0.1
+
+
+def test_a_bad_restriction_is_refused():
+    game = kuhn_poker()
+    fixed = _always(game, 1, 1)
+    with pytest.raises(ValueError, match="share"):
+        restricted_nash_response(game, 1, 1.5, fixed)
+    with pytest.raises(ValueError, match="strategy must be"):
+        restricted_nash_response(game, 1, 0.5, fixed[:, :, :2])
+    rnr = restricted_nash_response(game, 1, 0.5, fixed)
+    with pytest.raises(ValueError, match="already fixes"):
+        restricted_nash_response(rnr, 0, 0.5, fixed)
+    bad = rnr.fixed.copy()
+    bad[np.flatnonzero(game.player == 1)[0], :, 4] = [0.7, 0.7]
+    with pytest.raises(ValueError, match="distribution"):
+        PublicTreeGame(rnr.player, rnr.child, rnr.win, rnr.lose, rnr.prior, rnr.beats, bad)

@@ -57,7 +57,14 @@ import numpy as np
 from numba import njit
 
 from train import config
-from train.cfr.public_tree import PublicTreeGame, PublicTreeSolver, exploitability, profile_value
+from train.cfr.public_tree import (
+    PublicTreeGame,
+    PublicTreeSolver,
+    best_response_value,
+    exploitability,
+    profile_value,
+    restricted_nash_response,
+)
 from truque_env.cards import CARD_SUIT
 from truque_env.io import check_new_output, write_json_atomic, write_npz_atomic
 from truque_env.traditions.argentino.rules import ENVIDO_CARD_VALUE, envido_value_nb, flor_value_nb
@@ -204,6 +211,46 @@ def build_skeleton(max_raises: int = 3) -> Skeleton:
     )
 
 
+def blind_strategy(player: np.ndarray, kind: np.ndarray, child: np.ndarray, who: int, opening: float) -> np.ndarray:
+    """A blind envido, the same for every type ([nodes, slots, types]): ``who`` opens with each
+    legal word with chance ``opening`` (passing the rest) and answers with any legal slot alike,
+    as the random policy does whatever it holds."""
+    legal = (child >= 0).astype(np.float64)
+    out = legal / np.maximum(legal.sum(axis=1, keepdims=True), 1.0)
+    opens = (player == who) & (kind == K_OPEN)
+    words = legal[opens].copy()
+    words[:, PASO] = 0.0
+    out[opens] = words * opening
+    out[opens, PASO] = 1.0 - out[opens].sum(axis=1)
+    out[player != who] = 0.0
+    return np.repeat(out[:, :, None], NUM_TYPES, axis=2)
+
+
+def todo_dicho_answers(U: np.ndarray, prior: np.ndarray, beats: np.ndarray, a: int, b: int, target: int,
+                       falta_match: bool = False) -> np.ndarray:
+    """[seat, type]: whether the bot answering "falta envido y truco, todo dicho" (A33) at score
+    (a, b) accepts the falta (seat 0 the mano, 1 the pie), with the mano's chances ``U``
+    (``envido_payoffs``). The sayer spoke before looking at his cards, so his envido is any hand's:
+    the answer is a plain decision, no game. Accepted, the showdown pays the falta (ties to the
+    mano, A27); refused, the sayer takes 1 (the engine's ruling on A33); the truco is answered apart.
+    1 where accepting is better, 0 where refusing is, 0.5 where they are equal."""
+    falta = target - max(a, b)
+    won_m, won_p = (target - a, target - b) if falta_match else (falta, falta)
+    won_m, won_p = min(won_m, target), min(won_p, target)
+    out = np.zeros((2, NUM_TYPES))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mano_wins = (prior * beats).sum(axis=1) / prior.sum(axis=1)  # the mano's chance with each type
+        pie_wins = (prior * (1.0 - beats)).sum(axis=0) / prior.sum(axis=0)
+    accept_mano = mano_wins * U[won_m, 0] + (1.0 - mano_wins) * U[0, won_p]
+    refuse_mano = U[0, 1]
+    accept_pie = pie_wins * (1.0 - U[0, won_p]) + (1.0 - pie_wins) * (1.0 - U[won_m, 0])
+    refuse_pie = 1.0 - U[1, 0]
+    for seat, acc, ref in ((0, accept_mano, refuse_mano), (1, accept_pie, refuse_pie)):
+        out[seat] = np.where(np.isclose(acc, ref, rtol=0.0, atol=1e-12), 0.5, (acc > ref).astype(np.float64))
+        out[seat][~np.isfinite(acc)] = 0.0  # a type that cannot be held (a flor's)
+    return out
+
+
 def legal_children(sk: Skeleton, falta: int) -> np.ndarray:
     """The skeleton's children with the envido and real envido words above the falta removed (the
     engine's ruling: a word is legal while its stake stays within the falta; falta envido always)."""
@@ -271,8 +318,12 @@ class EnvidoSolveConfig:
     points_of: str = "ppo_league1"
     """the bot whose self-play measures the points of the rest of the mano (registry name or checkpoint;
     the shipped table used ppo_league1, then named ppo)"""
+    rival: str | None = None
+    """a rival that plays the rest of the mano unlike ``points_of`` (registry name or checkpoint):
+    the points are measured in ``points_of`` against it, and the table is ``points_of``'s side of
+    the envido against a rival whose truco is that rival's (``solve_juego``); none: self-play"""
     manos: int = 100_000
-    """manos of that self-play"""
+    """manos of that self-play (or of the match against the rival)"""
     target: int = 30
     flor: bool = True
     """flor is played (the engine's default option): hands with a flor are not envido types"""
@@ -280,6 +331,17 @@ class EnvidoSolveConfig:
     """the option falta_envido = "match" (its winner takes the juego) instead of the leader's lack"""
     max_raises: int = 3
     """envido and real envido words in a chain the table answers (then only falta envido)"""
+    todo_dicho: bool = False
+    """write the answers to "falta envido y truco, todo dicho" (A33, ``todo_dicho_answers``); without
+    them the base answers it. They are exact for the rest of the juego as ``Q`` values it, so a
+    self-play ``Q`` (even players) takes a blind falta as a fair lottery (at 0 to 0, with 21 or
+    more), which lost 14 points of juegos against random; for a table against a rival"""
+    blind_share: float = 0.0
+    """with a rival: the chance that his envido is blind (``blind_strategy``: random's), the rest
+    rational; the table is then the restricted Nash response to that play (0: the equilibrium)"""
+    blind_opening: float = 0.18
+    """the blind rival's chance of opening with each envido word (random opens 18% with each, and
+    passes 46%: measured in random's play)"""
     iterations: int = 1000
     """CFR+ iterations at each score"""
     tremble: float = 1e-3
@@ -291,20 +353,31 @@ class EnvidoSolveConfig:
     """replace the table and the summary (without it, existing files are refused)"""
 
 
-def measure_mano_points(policy, manos: int, target: int = 30, seed: int = 0, num_envs: int = 512) -> np.ndarray:
+def measure_mano_points(policy, manos: int, target: int = 30, seed: int = 0, num_envs: int = 512,
+                        rival=None) -> np.ndarray:
     """Q[tm, tp]: the distribution of the points the mano's side and the pie's side take in a mano
     *besides the envido* (truco, flor, al mazo), in ``policy``'s self-play mano a mano (argentino,
-    default options). Manos that the envido ended (A35) are left out; points are cut at ``target``."""
+    default options). Manos that the envido ended (A35) are left out; points are cut at ``target``.
+
+    With a ``rival``, ``policy`` plays seat 0 against it and the result is two distributions:
+    ``Q[0]`` of the manos where ``policy`` was mano, ``Q[1]`` where the rival was (``solve_juego``)."""
     from truque_env.policy import act_batch
     from truque_env.vector import VectorEnv
 
     env = VectorEnv(num_envs, tradition="argentino", team_size=1, target=target, episode="juego", seed=seed)
     env.reset(seed=seed)
     L, step = env.spec.layout, env.spec.batch.step_unchecked_tables
-    counts = np.zeros((target + 1, target + 1))
+    counts = np.zeros((1 if rival is None else 2, target + 1, target + 1))
     seen = 0
     while seen < manos:
-        actions = act_batch(policy, env.obs, env.mask)
+        if rival is None:
+            actions = act_batch(policy, env.obs, env.mask)
+        else:
+            actions = np.empty(env.num_envs, dtype=np.int64)
+            for who, side in ((0, policy), (1, rival)):
+                rows = np.flatnonzero(env.team == who)
+                if rows.size:
+                    actions[rows] = act_batch(side, env.obs[rows], env.mask[rows])
         after = env.states.copy()
         step(after, actions)  # the mano's end as it is, before the env deals the next
         env.step(actions)
@@ -316,41 +389,87 @@ def measure_mano_points(policy, manos: int, target: int = 30, seed: int = 0, num
         mano_team = after[r, L.MANO_SEAT].astype(np.int64) % 2
         tm, tp = rest[np.arange(r.size), mano_team], rest[np.arange(r.size), 1 - mano_team]
         keep = (tm + tp) > 0
-        np.add.at(counts, (np.minimum(tm[keep], target), np.minimum(tp[keep], target)), 1.0)
+        which = np.zeros(r.size, dtype=np.int64) if rival is None else mano_team  # seat 0 is team 0
+        np.add.at(counts, (which[keep], np.minimum(tm[keep], target), np.minimum(tp[keep], target)), 1.0)
         seen += int(keep.sum())
-    return counts / counts.sum()
+    Q = counts / counts.sum(axis=(1, 2), keepdims=True)
+    return Q[0] if rival is None else Q
 
 
 def solve_juego(cfg: EnvidoSolveConfig, Q: np.ndarray, progress=None) -> dict:
     """Every score of the juego, from the target down: the strategies ``[a, b, node, slot, type]``
-    (float32), ``V[a, b]`` and each score's exploitability (in chances of the juego)."""
+    (float32), ``V[a, b]`` and each score's exploitability (in chances of the juego).
+
+    ``Q`` is one distribution (T+1, T+1) when both sides play the rest of the mano alike (a bot's
+    self-play), or two (2, T+1, T+1) when they do not (``measure_mano_points`` with a rival):
+    ``Q[0]`` with the bot as mano, ``Q[1]`` with the rival as mano, each as (mano's, pie's) points.
+    Then the games differ by who is mano: at each score the game with the bot as mano gives the
+    table's mano rows, the game with the rival as mano its pie rows, so the table is the bot's
+    strategy in both seats (the rival's is the other half of each equilibrium, not kept). ``V`` is
+    then the bot's chance as mano and ``V_pie[a, b]`` its chance as pie (the rival mano at a)."""
     T = cfg.target
     sk = build_skeleton(cfg.max_raises)
     prior, beats = envido_prior(cfg.flor), showdown_beats()
     Q = np.asarray(Q, dtype=np.float64)
-    if Q.shape != (T + 1, T + 1) or abs(Q.sum() - 1.0) > 1e-9 or Q[0, 0] != 0.0:
-        raise ValueError(f"Q must be a ({T + 1}, {T + 1}) distribution of points with Q[0, 0] = 0")
+    pair = Q if Q.ndim == 3 else Q[None]
+    if pair.shape[0] not in (1, 2) or pair.shape[1:] != (T + 1, T + 1) or any(
+            abs(q.sum() - 1.0) > 1e-9 or q[0, 0] != 0.0 for q in pair):
+        raise ValueError(f"Q must be one or two ({T + 1}, {T + 1}) distributions of points, each with Q[0, 0] = 0")
+    if cfg.blind_share and len(pair) == 1:
+        raise ValueError("blind_share needs a rival: two distributions of points")
+    if not 0.0 <= cfg.blind_share <= 1.0 or not 0.0 <= 3 * cfg.blind_opening <= 1.0:
+        raise ValueError(f"blind_share must be in [0, 1] and blind_opening in [0, 1/3], got {cfg.blind_share} "
+                         f"and {cfg.blind_opening}")
     decision = np.flatnonzero(sk.player >= 0)
+    mano_rows = sk.player[decision] == 0
     strategies = np.zeros((T, T, decision.size, NUM_SLOTS, NUM_TYPES), dtype=np.float32)
-    V = np.zeros((T, T))
-    expl = np.zeros((T, T))
+    # the mano's chance at the start of a mano, by who is mano: [0] the bot (or either, alike), [1] the rival
+    V = np.zeros((pair.shape[0], T, T))
+    expl = np.zeros((pair.shape[0], T, T))
+    worst = np.zeros((pair.shape[0], T, T))  # the bot's chance against a rational rival's best answer
+    todo_dicho = np.zeros((T, T, 2, NUM_TYPES), dtype=np.float32)
     for total in range(2 * T - 2, -1, -1):
         for a in range(max(0, total - T + 1), min(T - 1, total) + 1):
             b = total - a
-            U = envido_payoffs(V, Q, a, b, T)
-            game = score_game(sk, prior, beats, U, a, b, T, cfg.falta_match)
-            solver = PublicTreeSolver(game, tremble=cfg.tremble)
-            solver.run(cfg.iterations)
-            policy = solver.average_policy()
-            strategies[a, b] = policy[decision]
-            V[a, b] = profile_value(game, policy)
-            expl[a, b] = exploitability(game, policy)
+            for m in range(pair.shape[0]):
+                # after this mano the other side is mano: its chance there is V of the other game
+                U = envido_payoffs(V[len(pair) - 1 - m], pair[m], a, b, T)
+                answers = todo_dicho_answers(U, prior, beats, a, b, T, cfg.falta_match)
+                if len(pair) == 1:
+                    todo_dicho[a, b] = answers
+                else:  # the bot's seat in this game: the mano when m is 0
+                    todo_dicho[a, b, m] = answers[m]
+                game = score_game(sk, prior, beats, U, a, b, T, cfg.falta_match)
+                played = game
+                if cfg.blind_share:  # the rival is player 1 when the bot is mano (m 0), else player 0
+                    played = restricted_nash_response(
+                        game, 1 - m, cfg.blind_share,
+                        blind_strategy(game.player, sk.kind, game.child, 1 - m, cfg.blind_opening))
+                solver = PublicTreeSolver(played, tremble=cfg.tremble)
+                solver.run(cfg.iterations)
+                policy = solver.average_policy()
+                if len(pair) == 2:
+                    bot = np.where((game.player == m)[:, None, None], policy[:, :, :NUM_TYPES], 0.0)
+                    br = best_response_value(game, bot, 1 - m)
+                    worst[m, a, b] = -br if m == 0 else 1.0 - br  # player 1's payoff is minus the mano's chance
+                if len(pair) == 1:
+                    strategies[a, b] = policy[decision]
+                elif m == 0:  # the bot is mano: its rows of this game
+                    strategies[a, b, mano_rows] = policy[decision][mano_rows][..., :NUM_TYPES]
+                else:
+                    strategies[a, b, ~mano_rows] = policy[decision][~mano_rows][..., :NUM_TYPES]
+                V[m, a, b] = profile_value(played, policy)
+                expl[m, a, b] = exploitability(played, policy)
             if progress is not None:
                 progress()
     node_row = np.full(sk.player.size, -1, dtype=np.int64)
     node_row[decision] = np.arange(decision.size)
-    return {"strategies": strategies, "V": V, "exploitability": expl, "skeleton": sk, "node_row": node_row,
-            "decision": decision}
+    out = {"strategies": strategies, "V": V[0], "exploitability": expl.max(axis=0), "skeleton": sk,
+           "node_row": node_row, "decision": decision, "todo_dicho": todo_dicho}
+    if len(pair) == 2:
+        out["V_pie"] = 1.0 - V[1]
+        out["worst"], out["worst_pie"] = worst[0], worst[1]
+    return out
 
 
 def table_arrays(cfg: EnvidoSolveConfig, solved: dict, Q: np.ndarray) -> dict:
@@ -363,10 +482,20 @@ def table_arrays(cfg: EnvidoSolveConfig, solved: dict, Q: np.ndarray) -> dict:
         "max_raises": np.array(cfg.max_raises),
         "envido_values": ENVIDO_VALUES,
         "strategies": solved["strategies"].astype(np.float16),
+        **({"todo_dicho": solved["todo_dicho"].astype(np.float16)} if cfg.todo_dicho else {}),
         "row_of_code": np.where(sk.node_of_code >= 0, solved["node_row"][np.maximum(sk.node_of_code, 0)], -1),
         "player": sk.player[decision], "kind": sk.kind[decision],
         "V": solved["V"].astype(np.float32), "Q": Q.astype(np.float32),
+        **({"V_pie": solved["V_pie"].astype(np.float32)} if "V_pie" in solved else {}),
+        "rival": np.array(cfg.rival or ""),
     }
+
+
+def _points_summary(Q: np.ndarray, target: int) -> dict:
+    tm, tp = np.nonzero(Q)
+    return {"mean_mano": float((Q.sum(axis=1) * np.arange(target + 1)).sum()),
+            "mean_pie": float((Q.sum(axis=0) * np.arange(target + 1)).sum()),
+            "support": [[int(a), int(b), float(Q[a, b])] for a, b in zip(tm, tp, strict=True) if Q[a, b] >= 1e-3]}
 
 
 def run(cfg: EnvidoSolveConfig) -> dict:
@@ -380,8 +509,9 @@ def run(cfg: EnvidoSolveConfig) -> dict:
     check_new_output(cfg.summary, cfg.overwrite)
     load_before = os.getloadavg()
     t0 = time.perf_counter()
+    rival = None if cfg.rival is None else load_policy(cfg.rival, seed=cfg.seed + 1, tradition="argentino")
     Q = measure_mano_points(load_policy(cfg.points_of, seed=cfg.seed, tradition="argentino"), cfg.manos, cfg.target,
-                            cfg.seed)
+                            cfg.seed, rival=rival)
     t1 = time.perf_counter()
     with Progress("envido solved at every score", total=cfg.target * cfg.target, transient=True) as bar:
         done = [0]
@@ -394,16 +524,19 @@ def run(cfg: EnvidoSolveConfig) -> dict:
     t2 = time.perf_counter()
     write_npz_atomic(cfg.out, table_arrays(cfg, solved, Q), compressed=True)
     expl = solved["exploitability"]
-    tm, tp = np.nonzero(Q)
     summary = {
         "description": "the envido of truco argentino 1 contra 1 solved by CFR+ at every score (train.cfr.envido_argentino)",
         "table": str(cfg.out),
-        "mano_points": {"manos": cfg.manos, "mean_mano": float((Q.sum(axis=1) * np.arange(cfg.target + 1)).sum()),
-                        "mean_pie": float((Q.sum(axis=0) * np.arange(cfg.target + 1)).sum()),
-                        "support": [[int(a), int(b), float(Q[a, b])] for a, b in zip(tm, tp, strict=True) if Q[a, b] >= 1e-3]},
+        "mano_points": {"manos": cfg.manos, **_points_summary(Q if Q.ndim == 2 else Q[0], cfg.target)},
         "juego_chance_of_the_first_mano": float(solved["V"][0, 0]),
         "exploitability": {"max": float(expl.max()), "mean": float(expl.mean()),
                            "unit": "the juego's winning chance: what a best responder to the table gains at one score"},
+        **({"rival": cfg.rival, "mano_points_rival_mano": _points_summary(Q[1], cfg.target),
+            "juego_chance_of_the_first_mano_as_pie": float(solved["V_pie"][0, 0]),
+            "against_a_rational_rivals_best_answer": {
+                "first_mano": float(solved["worst"][0, 0]), "first_mano_as_pie": float(solved["worst_pie"][0, 0]),
+                "unit": "the bot's chance of the juego in the envido game at that score when the rival, rational, "
+                        "best-answers the table (the rest of the juego as the solve valued it)"}} if Q.ndim == 3 else {}),
         "minutes": {"measure": (t1 - t0) / 60, "solve": (t2 - t1) / 60},
         "load_average_before": list(load_before), "load_average_after": list(os.getloadavg()),
         "config": config.to_dict(cfg),

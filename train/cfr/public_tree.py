@@ -53,6 +53,7 @@ class PublicTreeGame:
     lose: np.ndarray  # (nodes,) float64
     prior: np.ndarray  # (types0, types1) float64
     beats: np.ndarray  # (types0, types1) float64
+    fixed: np.ndarray | None = None  # (nodes, slots, types) float64: NaN, or a type's fixed strategy at a node
 
     def __post_init__(self):
         n = self.player.shape[0]
@@ -62,6 +63,14 @@ class PublicTreeGame:
             raise ValueError("prior and beats must be (types0, types1) arrays of one shape")
         if abs(float(self.prior.sum()) - 1.0) > 1e-9 or (self.prior < 0).any():
             raise ValueError("prior must be a probability table")
+        if self.fixed is not None:
+            if self.fixed.shape != (n, self.child.shape[1], self.num_types):
+                raise ValueError("fixed must be a (nodes, slots, types) array")
+            f = np.nan_to_num(self.fixed, nan=0.0)
+            set_ = ~np.isnan(self.fixed).all(axis=1)  # (nodes, types): where a type's play is fixed
+            if ((self.child[:, :, None] < 0) & (f > 0)).any() or (f < 0).any() or \
+                    not np.allclose(f.sum(axis=1)[set_], 1.0):
+                raise ValueError("a fixed strategy must be a distribution over the legal slots")
         for node in range(n):
             kids = self.child[node][self.child[node] >= 0]
             if self.player[node] >= 0 and kids.size == 0:
@@ -97,10 +106,16 @@ def _current_strategy(regret, child, n, nt, out):
 
 
 @njit(cache=True)
-def _strategies(regret, player, child, n0, n1, sigma):
+def _strategies(regret, player, child, n0, n1, fixed, sigma):
+    """The current strategies; a type whose play is fixed at a node (``fixed`` not NaN) plays that."""
     for n in range(player.size):
         if player[n] >= 0:
-            _current_strategy(regret, child, n, n0 if player[n] == 0 else n1, sigma[n])
+            nt = n0 if player[n] == 0 else n1
+            _current_strategy(regret, child, n, nt, sigma[n])
+            for t in range(nt):
+                if not np.isnan(fixed[n, 0, t]):
+                    for a in range(child.shape[1]):
+                        sigma[n, a, t] = fixed[n, a, t]
 
 
 @njit(cache=True)
@@ -154,7 +169,7 @@ def _terminal_values(player, win, lose, prior, beats, who, reach_other, value):
 
 
 @njit(cache=True)
-def _iterate(player, child, win, lose, prior, beats, regret, avg, start, iterations, tremble,
+def _iterate(player, child, win, lose, prior, beats, fixed, regret, avg, start, iterations, tremble,
              sigma, reach_own, reach_other, value):
     n0, n1 = prior.shape
     slots = child.shape[1]
@@ -162,7 +177,7 @@ def _iterate(player, child, win, lose, prior, beats, regret, avg, start, iterati
         weight = float(start + it + 1)
         for who in range(2):
             nt = n0 if who == 0 else n1
-            _strategies(regret, player, child, n0, n1, sigma)
+            _strategies(regret, player, child, n0, n1, fixed, sigma)
             _reach(player, child, sigma, who, nt, 0.0, reach_own)
             _reach(player, child, sigma, 1 - who, n1 if who == 0 else n0, tremble, reach_other)
             _terminal_values(player, win, lose, prior, beats, who, reach_other, value)
@@ -188,9 +203,10 @@ def _iterate(player, child, win, lose, prior, beats, regret, avg, start, iterati
 
 
 @njit(cache=True)
-def _best_response(player, child, win, lose, prior, beats, policy, who, reach_other, value):
+def _best_response(player, child, win, lose, prior, beats, fixed, policy, who, reach_other, value):
     """``who``'s best-response value against the other's ``policy`` (exact: an information state
-    is one node and one type, so the maximum is taken per node and type)."""
+    is one node and one type, so the maximum is taken per node and type; a type whose play the
+    game fixes plays it)."""
     n0, n1 = prior.shape
     nt = n0 if who == 0 else n1
     slots = child.shape[1]
@@ -202,13 +218,19 @@ def _best_response(player, child, win, lose, prior, beats, policy, who, reach_ot
         for t in range(nt):
             best = -1e300
             total = 0.0
+            kept = 0.0
             for a in range(slots):
                 c = child[n, a]
                 if c >= 0:
                     total += value[c, t]
                     if value[c, t] > best:
                         best = value[c, t]
-            value[n, t] = best if player[n] == who else total
+                    if player[n] == who and not np.isnan(fixed[n, 0, t]):
+                        kept += fixed[n, a, t] * value[c, t]
+            if player[n] != who:
+                value[n, t] = total
+            else:
+                value[n, t] = kept if not np.isnan(fixed[n, 0, t]) else best
     v = 0.0
     for t in range(nt):
         v += value[0, t]
@@ -237,6 +259,11 @@ def _arrays(game: PublicTreeGame):
             np.ascontiguousarray(game.prior, dtype=np.float64), np.ascontiguousarray(game.beats, dtype=np.float64))
 
 
+def _fixed(game: PublicTreeGame) -> np.ndarray:
+    shape = (game.player.size, game.child.shape[1], game.num_types)
+    return np.full(shape, np.nan) if game.fixed is None else np.ascontiguousarray(game.fixed, dtype=np.float64)
+
+
 def _work(game: PublicTreeGame):
     shape = (game.player.size, game.num_types)
     return np.zeros(shape), np.zeros(shape), np.zeros(shape)
@@ -256,18 +283,19 @@ class PublicTreeSolver:
         self.regret = np.zeros(shape)
         self.avg = np.zeros(shape)
         self.sigma = np.zeros(shape)
+        self.fixed = _fixed(game)
         self.iterations = 0
 
     def run(self, iterations: int) -> None:
         reach_own, reach_other, value = _work(self.game)
-        _iterate(*_arrays(self.game), self.regret, self.avg, self.iterations, int(iterations), self.tremble,
-                 self.sigma, reach_own, reach_other, value)
+        _iterate(*_arrays(self.game), self.fixed, self.regret, self.avg, self.iterations, int(iterations),
+                 self.tremble, self.sigma, reach_own, reach_other, value)
         self.iterations += int(iterations)
 
     def current_policy(self) -> np.ndarray:
         n0, n1 = self.game.prior.shape
         out = np.zeros_like(self.regret)
-        _strategies(self.regret, *_arrays(self.game)[:2], n0, n1, out)
+        _strategies(self.regret, *_arrays(self.game)[:2], n0, n1, self.fixed, out)
         return out
 
     def average_policy(self) -> np.ndarray:
@@ -278,10 +306,39 @@ class PublicTreeSolver:
         return np.where(total > 0.0, self.avg / np.where(total > 0.0, total, 1.0), current)
 
 
+def restricted_nash_response(game: PublicTreeGame, who: int, share: float, strategy: np.ndarray) -> PublicTreeGame:
+    """The game in which ``who`` plays the fixed ``strategy`` ([nodes, slots, who's types]) with
+    probability ``share`` and plays freely otherwise, not knowing which before the deal; his rival
+    does not know either. Its equilibrium is Johanson, Zinkevich and Bowling's *restricted Nash
+    response* (2007): the rival's side of it exploits the fixed play as far as ``share`` allows
+    while a free player could punish it for the rest; share 0 is the game's Nash equilibrium,
+    share 1 the best response to ``strategy``.
+
+    ``who``'s types are doubled: the first half plays freely, the second (``t + types``) the fixed
+    ``strategy``; the rival's types, the terminals and the tree are unchanged."""
+    if who not in (0, 1) or not 0.0 <= share <= 1.0:
+        raise ValueError(f"who must be 0 or 1 and share in [0, 1], got {who} and {share}")
+    nt = game.prior.shape[who]
+    if game.fixed is not None:
+        raise ValueError("the game already fixes some play")
+    strategy = np.asarray(strategy, dtype=np.float64)
+    if strategy.shape != (game.player.size, game.child.shape[1], nt):
+        raise ValueError(f"strategy must be (nodes, slots, {nt})")
+    prior = np.concatenate([game.prior * (1.0 - share), game.prior * share], axis=who)
+    beats = np.concatenate([game.beats, game.beats], axis=who)
+    other = game.prior.shape[1 - who]
+    types = 2 * nt
+    width = max(types, other)
+    fixed = np.full((game.player.size, game.child.shape[1], width), np.nan)
+    mine = game.player == who
+    fixed[mine, :, nt:types] = strategy[mine]
+    return PublicTreeGame(game.player, game.child, game.win, game.lose, prior, beats, fixed)
+
+
 def best_response_value(game: PublicTreeGame, policy: np.ndarray, player: int) -> float:
     reach_other, value, _ = _work(game)
-    return float(_best_response(*_arrays(game), np.ascontiguousarray(policy, dtype=np.float64), int(player),
-                                reach_other, value))
+    return float(_best_response(*_arrays(game), _fixed(game), np.ascontiguousarray(policy, dtype=np.float64),
+                                int(player), reach_other, value))
 
 
 def profile_value(game: PublicTreeGame, policy: np.ndarray) -> float:
