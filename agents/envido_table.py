@@ -15,10 +15,20 @@ strategy for the bot's envido value replaces the base's:
   (it plays a card, says truco, accepts a truco ...). The envido said together with the truco
   (A34) is left out: the table says when to open and with what.
 
+* **answering todo dicho** (A33), when the table has those answers (``todo_dicho``, written by
+  ``--todo-dicho``): the falta accepted with the table's chance for the bot's seat and envido, the
+  truco with the base's own chance of accepting it.
+
 Señas keep the base's probability (they do not pass the turn: the envido decision is taken at the
 bot's next word, once). The table is not used (the base plays as it is) in 2 contra 2 and 3 contra
-3, at another target than the table's, after todo dicho or a flor, after the first answer to an
-envido said with the truco, and in a chain longer than the table's (``max_raises``). The table is built for the engine's
+3, at another target than the table's, after todo dicho (but for its answer, above) or a flor,
+after the first answer to an envido said with the truco, and in a chain longer than the table's
+(``max_raises``).
+
+``EnvidoTablePolicy`` may hold a second table, for a blind rival (``blind_table``: solved against
+random, ``--rival random --blind-share``). It plays instead of the first against a rival the juego's
+record shows leaving manos (al mazo) ``blind_leaves`` times, 2 by default: a rival who gave that
+sign once on purpose could use the second table (docs/league.md). The table is built for the engine's
 default options (flor played, the falta worth what the leader lacks); the file records them.
 
 The file (``np.load`` of plain arrays, no pickles; ``TABLE_FORMAT`` and ``TABLE_VERSION``):
@@ -29,7 +39,10 @@ The file (``np.load`` of plain arrays, no pickles; ``TABLE_FORMAT`` and ``TABLE_
 pie), the chain coded ``code = 1`` then ``4 * code + w`` per word (w 1 envido, 2 real envido, 3 falta
 envido; code 1 is that side's opening); ``player[row]`` who chooses there (0 mano, 1 pie);
 ``target``, ``flor``, ``falta_match``, ``max_raises``; ``V[a, b]`` the mano's chance of the juego and
-``Q`` the points of the rest of a mano the solve assumed.
+``Q`` the points of the rest of a mano the solve assumed. Optional: ``todo_dicho[a, b, seat, type]``
+the chance of accepting the falta of todo dicho (seat 0 the mano); ``rival`` the rival the table was
+solved against ("" for self-play), with ``Q`` then two distributions (the bot mano, the rival mano)
+and ``V_pie`` the bot's chance as pie.
 """
 
 from __future__ import annotations
@@ -358,7 +371,9 @@ def sample_probs(probs, masks, u, out):
 
 
 class EnvidoTablePolicy:
-    """``base`` (a policy with ``action_probs``) with the envido played from ``table`` (mano a mano)."""
+    """``base`` (a policy with ``action_probs``) with the envido played from ``table`` (mano a mano),
+    and from ``blind_table`` against a rival who left ``blind_leaves`` manos of the juego (and at
+    least ``blind_leave_rate`` of the manos finished)."""
 
     tradition = "argentino"
 

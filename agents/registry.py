@@ -73,7 +73,7 @@ CFR_BOT = CHECKPOINTS / "cfr_moteno_1v1.npz"  # docs/cfr_mccfr.md: 1 contra 1 on
 # configs/ppo_argentino_league_v7.toml: 1 and 2 contra 2, played with the solved envido table (issue 17)
 ARGENTINO_BOT = CHECKPOINTS / "ppo_argentino_v7.pt"
 ARGENTINO_BOT_SIZES = (1, 2)
-# its envido against a rival who left a mano (random's blind play): train.cfr.envido_argentino with
+# its envido against a rival who left two manos (random's blind play): train.cfr.envido_argentino with
 # --rival random --blind-share (docs/league.md, "Against random: a table for the blind rival")
 ARGENTINO_BLIND_TABLE = CHECKPOINTS / "envido_argentino_1v1_blind.npz"
 ARGENTINO_LEAGUE1_BOT = CHECKPOINTS / "ppo_argentino.pt"  # the one before it (configs/ppo_argentino_league.toml)
@@ -100,7 +100,7 @@ def _shipped_ppo(name: str, path: Path, **kw):
 def _shipped_ppo_with_envido_table(name: str, path: Path, blind_table: Path | None = None, **kw):
     """A shipped PPO bot trained with its envido played from the solved table (``envido_table``,
     train/ppo/table_envido.py), played the same way (agents.envido_table); with ``blind_table``,
-    that table plays the envido against a rival who has left a mano in the juego (blind play)."""
+    that table plays the envido against a rival who has left two manos of the juego (blind play)."""
     network = _shipped_ppo(name, path, **kw)
 
     def make(seed: int):
