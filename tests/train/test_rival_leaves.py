@@ -33,6 +33,26 @@ def test_a_faker_leaves_first_then_plays_as_it_does(tmp_path):
                               faker_juegos=8, out=tmp_path / "other.json"))
 
 
+def test_a_weak_only_faker_leaves_only_weak_hands():
+    """The heuristic never leaves a mano, so each leave here is forced: some occur, all with a weak
+    hand, and none once the faker has left as many manos as asked."""
+    from agents.registry import load_policy
+    from train.studies.rival_leaves import FakesTheSign, _weak_hands
+    from truque_env.traditions.argentino import actions as A
+    from truque_env.vector import VectorEnv
+
+    env = VectorEnv(64, tradition="argentino", team_size=1, seed=3)
+    env.reset(seed=3)
+    faker = FakesTheSign(load_policy("heuristic", seed=1, tradition="argentino"), leaves=1, weak_only=True)
+    for _ in range(60):
+        weak, done = _weak_hands(env.obs), env.obs[:, faker.mine_at] >= 1
+        actions = faker.act_batch(env.obs, env.mask)
+        left = actions == A.MAZO
+        assert not (left & ~weak).any() and not (left & done).any()
+        env.step(actions)
+    assert faker.left > 0
+
+
 def test_bad_settings_are_clear_errors(tmp_path):
     with pytest.raises(ValueError, match="at least one opponent"):
         run(RivalLeavesConfig(opponents=(), out=tmp_path / "x.json"))

@@ -60,25 +60,48 @@ class ReadsTheRecord:
         return {"decisions": int(seen.shape[0]), "rival_has_left": float(left.mean()), "by_manos_finished": rows}
 
 
+WEAK_POWER = 10  # a weak hand for the faker: no card above a falso ancho (no 2, 3 or mata) ...
+WEAK_ENVIDO = 25  # ... and an envido below 25
+
+
 class FakesTheSign:
     """``inner`` forced to leave the mano (al mazo) at each decision where it may, until it has left
-    ``leaves`` manos in the juego: the sign of blind play, given on purpose and at once."""
+    ``leaves`` manos in the juego: the sign of blind play, given on purpose. With ``weak_only`` it
+    leaves only with a weak hand (``WEAK_POWER``, ``WEAK_ENVIDO``), where leaving costs little."""
 
-    def __init__(self, inner, leaves: int):
+    def __init__(self, inner, leaves: int, weak_only: bool = False):
         from truque_env.traditions.argentino import actions as A
         from truque_env.traditions.argentino import observation as O
 
-        self.inner, self.leaves, self.mazo = inner, int(leaves), A.MAZO
+        self.inner, self.leaves, self.mazo, self.weak_only = inner, int(leaves), A.MAZO, bool(weak_only)
         self.mine_at = O.SLICES["juego_record"][0] + 1 + 3  # manos, then my raise, accept, refuse, leave
-        self.name = f"{inner.name} leaving {leaves} manos first"
+        self.name = f"{inner.name} leaving {leaves} {'weak ' if weak_only else ''}manos first"
         self.left = 0
 
     def act_batch(self, observations, action_masks, keys=None) -> np.ndarray:
+        obs = np.asarray(observations)
         out = np.array(self.inner.act_batch(observations, action_masks, keys), dtype=np.int64)
-        go = (np.asarray(observations)[:, self.mine_at] < self.leaves) & (np.asarray(action_masks)[:, self.mazo] > 0)
+        go = (obs[:, self.mine_at] < self.leaves) & (np.asarray(action_masks)[:, self.mazo] > 0)
+        if self.weak_only:
+            go &= _weak_hands(obs)
         out[go] = self.mazo
         self.left += int(go.sum())
         return out
+
+
+def _weak_hands(obs: np.ndarray) -> np.ndarray:
+    """Rows whose player holds all three cards, none above ``WEAK_POWER`` and an envido below ``WEAK_ENVIDO``."""
+    from truque_env.cards import CARD_SUIT
+    from truque_env.traditions.argentino import observation as O
+    from truque_env.traditions.argentino.rules import ENVIDO_CARD_VALUE, POWER, envido_value_nb
+
+    weak = np.zeros(obs.shape[0], dtype=np.bool_)
+    cards = np.empty(3, dtype=np.int64)
+    for i in range(obs.shape[0]):  # a study's adversary, not a hot path
+        if O.my_cards(obs[i], cards) == 3:
+            envido = envido_value_nb(cards[0], cards[1], cards[2], CARD_SUIT, ENVIDO_CARD_VALUE)
+            weak[i] = POWER[cards].max() < WEAK_POWER and envido < WEAK_ENVIDO
+    return weak
 
 
 @dataclass
@@ -98,6 +121,8 @@ class RivalLeavesConfig:
     to leave first, against the bot asking for each of ``sign_leaves``"""
     sign_leaves: tuple[int, ...] = (1, 2)
     """the leaves the bot's sign asks for (its ``blind_leaves``) in the faker's matches"""
+    faker_weak_only: bool = False
+    """the faker leaves only with a weak hand (``FakesTheSign``), where leaving costs little"""
     faker_juegos: int = 2000
     out: Path = Path("benchmarks/results/argentino_rival_leaves.json")
     overwrite: bool = False
@@ -150,7 +175,7 @@ def _fakes(cfg: RivalLeavesConfig) -> dict:
                 raise ValueError(f"{cfg.policy} plays no blind rival's table: there is no sign to fake")
             bot.blind_leaves = int(leaves)
             faker = load_policy(cfg.faker, seed=cfg.seed + 3, tradition=cfg.tradition)
-            side = FakesTheSign(faker, leaves) if forced else faker
+            side = FakesTheSign(faker, leaves, cfg.faker_weak_only) if forced else faker
             report = play_match(side, bot, names={"A": side.name, "B": cfg.policy}, tradition=cfg.tradition,
                                 team_size=cfg.team_size, episodes=cfg.faker_juegos, seed=cfg.seed + 7)
             row["forced" if forced else "as_it_plays"] = {"win_rate": report.juegos["win_rate_A"],
