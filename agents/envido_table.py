@@ -56,6 +56,7 @@ from truque_env.cards import CARD_SUIT
 from truque_env.engine.header import REC_KINDS
 from truque_env.io import read_npz
 from truque_env.policy import key_uniforms
+from truque_env.traditions.action_kinds import LEAVE
 from truque_env.traditions.argentino import actions as A
 from truque_env.traditions.argentino import observation as O
 from truque_env.traditions.argentino.rules import ENVIDO_CARD_VALUE, envido_value_nb
@@ -88,11 +89,12 @@ SENA_BASE, NUM_SENAS = A.SENA_BASE, A.NUM_SENAS
 SENAS = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)  # the señas: they keep the base's probability
 SENAS[SENA_BASE : SENA_BASE + NUM_SENAS] = True
 USED_OPENING, USED_ANSWER = 1, 2  # how mix_probs used the table at a row (0: not at all)
-REC_LEAVE = 3  # the record's kinds: raise, accept, refuse, leave (truque_env.engine.header.REC_KINDS)
-# the rival's "al mazo" count in the juego's public record (truque_env.engine.record: manos, mine x 4,
-# rival's raise, accept, refuse, leave): a rival who leaves manos shows blind play
-RECORD_MANOS = O.SLICES["juego_record"][0]  # manos finished in the juego
-RIVAL_LEAVES = RECORD_MANOS + 1 + REC_KINDS + REC_LEAVE
+# the juego's public record in the observation (truque_env.engine.record): manos finished, then my
+# count of each of the first REC_KINDS action kinds, then the rival's; a rival who leaves manos
+# (al mazo) shows blind play
+RECORD_MANOS = O.SLICES["juego_record"][0]
+MY_LEAVES = RECORD_MANOS + 1 + LEAVE
+RIVAL_LEAVES = RECORD_MANOS + 1 + REC_KINDS + LEAVE
 
 
 class EnvidoTable:
@@ -221,22 +223,34 @@ def _todo_dicho_unanswered(o):
 
 
 @njit(cache=True)
+def _rest_after_senas(p):
+    """The probability left to the table's words: all but the señas' (they keep the base's)."""
+    senas = 0.0
+    for k in range(NUM_SENAS):
+        senas += p[SENA_BASE + k]
+    return 1.0 - senas
+
+
+@njit(cache=True)
+def _clear_words(p):
+    """Every action but the señas to 0, for the table to fill in."""
+    for act in range(p.size):
+        if not SENAS[act]:
+            p[act] = 0.0
+
+
+@njit(cache=True)
 def _answer_todo_dicho(p, mask, accept):
     """The answer to todo dicho: the falta accepted with chance ``accept`` (the table's), the truco
     with the base's own chance (its quiero and "sin ley paso y quiero" against the four answers)."""
     for act in (A.QUIERO, A.NO_QUIERO, A.SIN_LEY_QUIERO_Y_PASO, A.SIN_LEY_PASO_Y_QUIERO):
         if not mask[act]:
             return False
-    senas = 0.0
-    for k in range(NUM_SENAS):
-        senas += p[SENA_BASE + k]
-    rest = 1.0 - senas
+    rest = _rest_after_senas(p)
     yes = p[A.QUIERO] + p[A.SIN_LEY_PASO_Y_QUIERO]
     no = p[A.NO_QUIERO] + p[A.SIN_LEY_QUIERO_Y_PASO]
     acc = yes / (yes + no) if yes + no > 0.0 else 0.5
-    for act in range(p.size):
-        if not SENAS[act]:
-            p[act] = 0.0
+    _clear_words(p)
     p[A.QUIERO] = rest * accept * acc
     p[A.SIN_LEY_QUIERO_Y_PASO] = rest * accept * (1.0 - acc)
     p[A.SIN_LEY_PASO_Y_QUIERO] = rest * (1.0 - accept) * acc
@@ -295,10 +309,7 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
         if not ok:
             continue
         p = probs[i]
-        senas = 0.0
-        for k in range(NUM_SENAS):
-            senas += p[SENA_BASE + k]
-        rest = 1.0 - senas
+        rest = _rest_after_senas(p)
         if opening:
             others = 0.0
             count = 0
@@ -325,9 +336,7 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
                 yes += p[A.Y_QUIERO_RETRUCO + k]
             no = p[A.NO_QUIERO] + p[A.SIN_LEY_QUIERO_Y_PASO]
             acc = yes / (yes + no) if yes + no > 0.0 else 0.5
-            for act in range(p.size):
-                if not SENAS[act]:
-                    p[act] = 0.0
+            _clear_words(p)
             raise_ = strat[2, t] + strat[3, t] + strat[4, t]
             p[A.QUIERO] = rest * strat[0, t] * acc
             # a raise comes with the truco accepted (y quiero retruco): refusing the truco, quiero the envido
@@ -337,9 +346,7 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
             for k in range(3):
                 p[A.Y_QUIERO_RETRUCO + k] = rest * strat[2 + k, t] * acc
         else:
-            for act in range(p.size):
-                if not SENAS[act]:
-                    p[act] = 0.0
+            _clear_words(p)
             for slot in range(5):
                 p[SLOT_ACTION[slot]] = rest * strat[slot, t]
         used[i] = USED_OPENING if opening else USED_ANSWER

@@ -35,11 +35,10 @@ class ReadsTheRecord:
     """``inner`` that keeps, at each decision, the manos finished and the rival's leaves so far."""
 
     def __init__(self, inner):
-        from agents.envido_table import RIVAL_LEAVES
-        from truque_env.traditions.argentino import observation as O
+        from agents.envido_table import RECORD_MANOS, RIVAL_LEAVES
 
         self.inner, self.name = inner, inner.name
-        self.manos_at, self.leaves_at = O.SLICES["juego_record"][0], RIVAL_LEAVES
+        self.manos_at, self.leaves_at = RECORD_MANOS, RIVAL_LEAVES
         self.seen: list[np.ndarray] = []
         if hasattr(inner, "team_sizes"):
             self.team_sizes = inner.team_sizes
@@ -70,11 +69,11 @@ class FakesTheSign:
     leaves only with a weak hand (``WEAK_POWER``, ``WEAK_ENVIDO``), where leaving costs little."""
 
     def __init__(self, inner, leaves: int, weak_only: bool = False):
+        from agents.envido_table import MY_LEAVES
         from truque_env.traditions.argentino import actions as A
-        from truque_env.traditions.argentino import observation as O
 
         self.inner, self.leaves, self.mazo, self.weak_only = inner, int(leaves), A.MAZO, bool(weak_only)
-        self.mine_at = O.SLICES["juego_record"][0] + 1 + 3  # manos, then my raise, accept, refuse, leave
+        self.mine_at = MY_LEAVES
         self.name = f"{inner.name} leaving {leaves} {'weak ' if weak_only else ''}manos first"
         self.left = 0
 
