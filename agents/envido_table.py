@@ -28,7 +28,11 @@ after the first answer to an envido said with the truco, and in a chain longer t
 ``EnvidoTablePolicy`` may hold a second table, for a blind rival (``blind_table``: solved against
 random, ``--rival random --blind-share``). It plays instead of the first against a rival the juego's
 record shows leaving manos (al mazo) ``blind_leaves`` times, 2 by default: a rival who gave that
-sign once on purpose could use the second table (docs/league.md). The table is built for the engine's
+sign once on purpose could use the second table (docs/league.md). With ``blind_first_manos`` k it
+also plays in the juego's first k manos, before the record can show the sign: a prior that the
+rival may be blind, which the manos without a leave then overrule. ``prior_table`` plays those
+first manos instead, if given: a table solved for a rival blind with some chance and rational
+otherwise (``--mixture-of``). The table is built for the engine's
 default options (flor played, the falta worth what the leader lacks); the file records them.
 
 The file (``np.load`` of plain arrays, no pickles; ``TABLE_FORMAT`` and ``TABLE_VERSION``):
@@ -42,7 +46,8 @@ envido; code 1 is that side's opening); ``player[row]`` who chooses there (0 man
 ``Q`` the points of the rest of a mano the solve assumed. Optional: ``todo_dicho[a, b, seat, type]``
 the chance of accepting the falta of todo dicho (seat 0 the mano); ``rival`` the rival the table was
 solved against ("" for self-play), with ``Q`` then two distributions (the bot mano, the rival mano)
-and ``V_pie`` the bot's chance as pie.
+and ``V_pie`` the bot's chance as pie. A table for a rival of two kinds (``--mixture-of``) names both
+in ``rival`` and keeps the blind table's ``Q``.
 """
 
 from __future__ import annotations
@@ -117,6 +122,7 @@ class EnvidoTable:
         self.player = np.ascontiguousarray(z["player"], dtype=np.int64)
         self.envido_values = np.ascontiguousarray(z["envido_values"], dtype=np.int64)
         self.V, self.Q = z["V"], z["Q"]
+        self.V_pie = z["V_pie"] if "V_pie" in z else None  # a table against a rival: the bot's chance as pie
         # the answers to "falta envido y truco, todo dicho" (A33); tables written before them have none
         self.has_todo_dicho = "todo_dicho" in z
         td = np.asarray(z["todo_dicho"], dtype=np.float32) if self.has_todo_dicho else np.zeros((1, 1, 2, 1), np.float32)
@@ -380,13 +386,15 @@ def sample_probs(probs, masks, u, out):
 class EnvidoTablePolicy:
     """``base`` (a policy with ``action_probs``) with the envido played from ``table`` (mano a mano),
     and from ``blind_table`` against a rival who left ``blind_leaves`` manos of the juego (and at
-    least ``blind_leave_rate`` of the manos finished)."""
+    least ``blind_leave_rate`` of the manos finished), and in the juego's first ``blind_first_manos``
+    manos whoever the rival (``prior_table`` there instead, if given)."""
 
     tradition = "argentino"
 
     def __init__(self, base, table: EnvidoTable | str | Path = SHIPPED_TABLE, seed: int = 0, name: str | None = None,
                  blind_table: EnvidoTable | str | Path | None = None, blind_leaves: int = 2,
-                 blind_leave_rate: float = 0.0):
+                 blind_leave_rate: float = 0.0, blind_first_manos: int = 0,
+                 prior_table: EnvidoTable | str | Path | None = None):
         if not hasattr(base, "action_probs"):
             raise ValueError(f"the envido table needs a base policy with action_probs, got {type(base).__name__}")
         self.base = base
@@ -403,6 +411,17 @@ class EnvidoTablePolicy:
             raise ValueError(f"blind_leaves must be an integer >= 1 and blind_leave_rate in [0, 1], got "
                              f"{blind_leaves!r} and {blind_leave_rate!r}")
         self.blind_leaves, self.blind_leave_rate = int(blind_leaves), float(blind_leave_rate)
+        # the prior: before the record can show the sign, the rival may be blind. Random shows it late
+        # (two leaves by the fifth mano in most juegos) and takes most of its points in the first manos
+        if int(blind_first_manos) != blind_first_manos or blind_first_manos < 0:
+            raise ValueError(f"blind_first_manos must be an integer >= 0, got {blind_first_manos!r}")
+        if blind_first_manos and self.blind_table is None:
+            raise ValueError("blind_first_manos needs a blind_table")
+        self.blind_first_manos = int(blind_first_manos)
+        self.prior_table = prior_table if prior_table is None or isinstance(prior_table, EnvidoTable) else \
+            EnvidoTable(prior_table)
+        if self.prior_table is not None and (not self.blind_first_manos or self.prior_table.target != self.table.target):
+            raise ValueError("a prior_table plays the first blind_first_manos manos (give them) at the table's target")
         self.name = name or f"{getattr(base, 'name', 'base')}+envido"
         if hasattr(base, "team_sizes"):
             self.team_sizes = base.team_sizes
@@ -418,15 +437,19 @@ class EnvidoTablePolicy:
         return probs
 
     def mix(self, obs: np.ndarray, masks: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """``EnvidoTable.mix`` with the table for this row's rival (the blind table where he showed the sign)."""
+        """``EnvidoTable.mix`` with the table for this row's rival: the blind table where he showed the
+        sign, the prior table (or the blind one) in the juego's first manos, else the table."""
         if self.blind_table is None:
             return self.table.mix(obs, masks, probs)
         leaves = obs[:, RIVAL_LEAVES].astype(np.int64)
-        blind = (leaves >= self.blind_leaves) & (leaves >= self.blind_leave_rate * obs[:, RECORD_MANOS])
-        if not blind.any():
+        sign = (leaves >= self.blind_leaves) & (leaves >= self.blind_leave_rate * obs[:, RECORD_MANOS])
+        early = ~sign & (obs[:, RECORD_MANOS] < self.blind_first_manos)
+        if not sign.any() and not early.any():
             return self.table.mix(obs, masks, probs)
         used = np.zeros(obs.shape[0], dtype=np.int64)
-        for rows, table in ((np.flatnonzero(~blind), self.table), (np.flatnonzero(blind), self.blind_table)):
+        prior = self.blind_table if self.prior_table is None else self.prior_table
+        for rows, table in ((np.flatnonzero(~sign & ~early), self.table), (np.flatnonzero(sign), self.blind_table),
+                            (np.flatnonzero(early), prior)):
             if rows.size:
                 part = np.ascontiguousarray(probs[rows])
                 used[rows] = table.mix(np.ascontiguousarray(obs[rows]), np.ascontiguousarray(masks[rows]), part)

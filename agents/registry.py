@@ -5,8 +5,10 @@ Known names: ``random`` (``agents.base.RandomPolicy``), ``heuristic`` (``agents.
 imported only when asked for) and ``heuristic_sin_senas`` (the same bot ignoring its partners'
 señas), ``ppo`` for argentino (``agents/checkpoints/ppo_argentino_v7.pt``: one network for 1 and 2 contra 2,
 trained against a league with its envido mano a mano played from the solved table, and played so:
-configs/ppo_argentino_league_v7.toml), ``ppo_league1`` for argentino (the league bot shipped before it,
-``agents/checkpoints/ppo_argentino.pt``, configs/ppo_argentino_league.toml) and ``ppo_1v1`` (the argentino
+configs/ppo_argentino_league_v7.toml; 1 contra 1 it plays two more envido tables, one against a rival who
+has left two manos and one in the juego's first five manos: docs/league.md), ``ppo_league1`` for
+argentino (the league bot shipped before it, ``agents/checkpoints/ppo_argentino.pt``,
+configs/ppo_argentino_league.toml) and ``ppo_1v1`` (the argentino
 bot shipped before both, 1 contra 1 only),
 ``heuristic_bluffer`` (the heuristic with its falsos turned up), ``heuristic_faltero`` for argentino (the
 heuristic opening the falta envido with every hand, as the league bots' exploiters do) and
@@ -76,6 +78,10 @@ ARGENTINO_BOT_SIZES = (1, 2)
 # its envido against a rival who left two manos (random's blind play): train.cfr.envido_argentino with
 # --rival random --blind-share (docs/league.md, "Against random: a table for the blind rival")
 ARGENTINO_BLIND_TABLE = CHECKPOINTS / "envido_argentino_1v1_blind.npz"
+# ... and in the juego's first manos, before the sign can show, a table for a rival blind with chance
+# 0.7 (--mixture-of; docs/league.md, "The first manos: a prior over the rival's kind")
+ARGENTINO_BLIND_FIRST_MANOS = 5
+ARGENTINO_PRIOR_TABLE = CHECKPOINTS / "envido_argentino_1v1_prior.npz"
 ARGENTINO_LEAGUE1_BOT = CHECKPOINTS / "ppo_argentino.pt"  # the one before it (configs/ppo_argentino_league.toml)
 ARGENTINO_1V1_BOT = CHECKPOINTS / "ppo_argentino_1v1.pt"  # the one before both (configs/ppo_argentino_1v1.toml)
 
@@ -97,24 +103,28 @@ def _shipped_ppo(name: str, path: Path, **kw):
     return make
 
 
-def _shipped_ppo_with_envido_table(name: str, path: Path, blind_table: Path | None = None, **kw):
+def _shipped_ppo_with_envido_table(name: str, path: Path, blind_table: Path | None = None, blind_first_manos: int = 0,
+                                   prior_table: Path | None = None, **kw):
     """A shipped PPO bot trained with its envido played from the solved table (``envido_table``,
     train/ppo/table_envido.py), played the same way (agents.envido_table); with ``blind_table``,
-    that table plays the envido against a rival who has left two manos of the juego (blind play)."""
+    that table plays the envido against a rival who has left two manos of the juego (blind play),
+    and ``prior_table`` (or the blind table) in the juego's first ``blind_first_manos`` manos."""
     network = _shipped_ppo(name, path, **kw)
 
     def make(seed: int):
         policy = network(seed)
         if policy.envido_table is None:
             raise ValueError(f"policy {name!r}: {path} was not trained with an envido table")
-        if blind_table is not None:
-            _shipped(name, blind_table)
-        return _with_its_envido_table(policy, seed, name, blind_table)
+        for table in (blind_table, prior_table):
+            if table is not None:
+                _shipped(name, table)
+        return _with_its_envido_table(policy, seed, name, blind_table, blind_first_manos, prior_table)
 
     return make
 
 
-def _with_its_envido_table(policy, seed: int, name: str, blind_table: Path | None = None):
+def _with_its_envido_table(policy, seed: int, name: str, blind_table: Path | None = None,
+                           blind_first_manos: int = 0, prior_table: Path | None = None):
     """A checkpoint trained with its envido from a solved table (``envido_table``), played with that
     table: the path it recorded, from here or from the project's root (a table that is not there
     is a clear error, never another table)."""
@@ -125,7 +135,8 @@ def _with_its_envido_table(policy, seed: int, name: str, blind_table: Path | Non
     table = next((c for c in candidates if c.exists()), None)
     if table is None:
         raise ValueError(f"{name}: trained with the envido table {str(recorded)!r}, which is not there")
-    return EnvidoTablePolicy(policy, table, seed=seed + 1, name=name, blind_table=blind_table)
+    return EnvidoTablePolicy(policy, table, seed=seed + 1, name=name, blind_table=blind_table,
+                             blind_first_manos=blind_first_manos, prior_table=prior_table)
 
 
 def _shipped_cfr(name: str, **how):
@@ -190,6 +201,8 @@ BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_wi
                       "heuristic_faltero": _heuristic_argentino_faltero,
                       "heuristic_enviador": _heuristic_argentino_enviador,
                       "ppo": _shipped_ppo_with_envido_table("ppo", ARGENTINO_BOT, blind_table=ARGENTINO_BLIND_TABLE,
+                                                            blind_first_manos=ARGENTINO_BLIND_FIRST_MANOS,
+                                                            prior_table=ARGENTINO_PRIOR_TABLE,
                                                             tradition="argentino", team_sizes=ARGENTINO_BOT_SIZES),
                       "ppo_league1": _shipped_ppo("ppo_league1", ARGENTINO_LEAGUE1_BOT, tradition="argentino",
                                                   team_sizes=ARGENTINO_BOT_SIZES),

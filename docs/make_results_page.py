@@ -288,6 +288,14 @@ def argentino_falsos_section() -> list[str]:
     return [*lines, ""]
 
 
+# exploiters of a registry name that has meant more than one bot: what each one played
+EXPLOITED_AS = {
+    "exploiter_ppo_argentino_blind_1v1": "ppo with the blind table (shipped before the prior table)",
+    "exploiter_ppo_argentino_first5_1v1": "ppo with the blind table in the first five manos (a try, not shipped)",
+    "exploiter_ppo_argentino_prior_1v1": "ppo (shipped: v7 with its three envido tables)",
+}
+
+
 def exploitability_section() -> list[str]:
     lines = ["## Exploitability", "",
              "A PPO exploiter trained against the frozen bot alone (warm-started from it), then duplicate juegos "
@@ -301,7 +309,8 @@ def exploitability_section() -> list[str]:
     for path in paths:
         e = json.loads(path.read_text())
         t = e.get("training", {})
-        lines.append(f"| {label(e['target'])} | {e['tradition']} | {e['team_size']}v{e['team_size']} | "
+        name = EXPLOITED_AS.get(path.stem, label(e["target"]))
+        lines.append(f"| {name} | {e['tradition']} | {e['team_size']}v{e['team_size']} | "
                      f"{_pct(e['exploiter_win_rate'])}{_ci(e['wilson95'])} | {e['report']['juegos']['episodes']:,} | "
                      f"{t.get('minutes', 0):.0f} min, {t.get('decisions', 0) / 1e6:.0f}M decisions |")
     if not paths:

@@ -130,8 +130,17 @@ def to_dict_shallow(cfg) -> dict:
     return {f.name: getattr(cfg, f.name) for f in dataclasses.fields(cfg)}
 
 
+def _plain(v):
+    """Paths as strings, in tuples and lists too (a JSON file or a checkpoint keeps them so)."""
+    if isinstance(v, Path):
+        return str(v)
+    if isinstance(v, (tuple, list)):
+        return type(v)(_plain(x) for x in v)
+    return v
+
+
 def to_dict(cfg) -> dict:
-    return {k: (str(v) if isinstance(v, Path) else v) for k, v in dataclasses.asdict(cfg).items()}
+    return {k: _plain(v) for k, v in dataclasses.asdict(cfg).items()}
 
 
 def check_same_settings(path, theirs: dict, cfg, keys, what: str = "run", hint: str = "") -> None:

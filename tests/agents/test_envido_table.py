@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from agents.envido_table import SHIPPED_TABLE, EnvidoTable, EnvidoTablePolicy
-from agents.registry import load_policy
+from agents.registry import ARGENTINO_BLIND_FIRST_MANOS, load_policy
 from tests.conftest import ENVIDO_TABLE_TARGET
 from train.cfr import envido_argentino as E
 from truque_env.io import write_npz_atomic
@@ -237,6 +237,9 @@ def test_the_registry_adds_the_table_to_a_bot():
     assert pol.table.target == 30 and pol.table.flor and not pol.table.falta_match
     shipped = load_policy("ppo", tradition="argentino")  # the table already: "+envido" adds nothing
     assert shipped.blind_table is not None and shipped.blind_table.rival == "random"
+    assert shipped.blind_first_manos == ARGENTINO_BLIND_FIRST_MANOS > 0 and shipped.blind_leaves == 2
+    assert shipped.prior_table is not None and shipped.prior_table.rival.startswith("random with chance 0.7")
+    assert shipped.prior_table.V_pie is not None and shipped.prior_table.has_todo_dicho
     assert pol.blind_table is not None and pol.table.path == shipped.table.path
     with pytest.raises(ValueError, match="action_probs"):
         load_policy("heuristic+envido", tradition="argentino")
@@ -258,23 +261,26 @@ def blind_table_path(tmp_path_factory):
     return path
 
 
-@pytest.mark.parametrize("leaves, rate", [(2, 0.0), (1, 0.0), (1, 0.34)])
-def test_the_blind_table_plays_against_a_rival_who_leaves_manos(table_path, blind_table_path, leaves, rate):
+@pytest.mark.parametrize("leaves, rate, first", [(2, 0.0, 0), (1, 0.0, 0), (1, 0.34, 0), (2, 0.0, 2)])
+def test_the_blind_table_plays_against_a_rival_who_leaves_manos(table_path, blind_table_path, leaves, rate, first):
     """Rows where the juego's record shows the sign (the rival left ``blind_leaves`` manos, al mazo,
-    and at least ``blind_leave_rate`` of the manos finished) take the blind rival's table, the others
-    the table; the record's fields are the rival's leaves and the manos finished. Two leaves by default."""
+    and at least ``blind_leave_rate`` of the manos finished) take the blind rival's table, and so do
+    the rows of the juego's first ``blind_first_manos`` manos; the others the table. The record's
+    fields are the rival's leaves and the manos finished. Two leaves and no first manos by default."""
     from agents.envido_table import RECORD_MANOS, RIVAL_LEAVES
 
     assert RECORD_MANOS == O.SLICES["juego_record"][0] and RIVAL_LEAVES == RECORD_MANOS + 1 + 4 + 3  # his 4th kind
     both = EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, blind_leaves=leaves,
-                             blind_leave_rate=rate)
-    assert EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path).blind_leaves == 2
+                             blind_leave_rate=rate, blind_first_manos=first)
+    default = EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path)
+    assert default.blind_leaves == 2 and default.blind_first_manos == 0
     plain, blind_only = EnvidoTablePolicy(UniformBase(), table_path), EnvidoTablePolicy(UniformBase(), blind_table_path)
     seen = {True: 0, False: 0}
-    differ = 0
+    differ = early = 0
     for obs, mask, _, _ in _random_play(table_path, steps=300, seed=4):
         left = obs[:, RIVAL_LEAVES].astype(int)
-        blind = (left >= leaves) & (left >= rate * obs[:, RECORD_MANOS])
+        blind = ((left >= leaves) & (left >= rate * obs[:, RECORD_MANOS])) | (obs[:, RECORD_MANOS] < first)
+        early += int(((obs[:, RECORD_MANOS] < first) & (left < leaves)).sum())
         got = both.action_probs(obs, mask)
         expected = np.where(blind[:, None], blind_only.action_probs(obs, mask), plain.action_probs(obs, mask))
         np.testing.assert_allclose(got, expected)
@@ -282,6 +288,29 @@ def test_the_blind_table_plays_against_a_rival_who_leaves_manos(table_path, blin
         for b in (True, False):
             seen[b] += int((blind == b).sum())
     assert seen[True] > 100 and seen[False] > 100 and differ > 20
+    assert (early > 100) == (first > 0)  # rows blind by the first manos alone
+
+
+def test_a_prior_table_plays_the_first_manos_and_the_sign_still_wins(table_path, blind_table_path):
+    """With ``prior_table``, the rows of the juego's first ``blind_first_manos`` manos take it, rows
+    with the sign take the blind table even then, the others the table. Here the tables are swapped
+    about so that each route gives other probabilities: the prior is the blind fixture, the "blind
+    table" the plain one."""
+    from agents.envido_table import RECORD_MANOS, RIVAL_LEAVES
+
+    routed = EnvidoTablePolicy(UniformBase(), table_path, blind_table=table_path, blind_leaves=1, blind_first_manos=2,
+                               prior_table=blind_table_path)
+    plain, prior = EnvidoTablePolicy(UniformBase(), table_path), EnvidoTablePolicy(UniformBase(), blind_table_path)
+    early_seen = sign_seen = differ = 0
+    for obs, mask, _, _ in _random_play(table_path, steps=300, seed=4):
+        sign = obs[:, RIVAL_LEAVES] >= 1
+        early = ~sign & (obs[:, RECORD_MANOS] < 2)
+        expected = np.where(early[:, None], prior.action_probs(obs, mask), plain.action_probs(obs, mask))
+        np.testing.assert_allclose(routed.action_probs(obs, mask), expected)
+        differ += int((np.abs(expected - plain.action_probs(obs, mask)).max(axis=1) > 1e-3).sum())
+        early_seen += int(early.sum())
+        sign_seen += int((sign & (obs[:, RECORD_MANOS] < 2)).sum())
+    assert early_seen > 100 and sign_seen > 20 and differ > 20
 
 
 def test_a_bad_blind_table_setting_is_refused(table_path, blind_table_path):
@@ -290,6 +319,16 @@ def test_a_bad_blind_table_setting_is_refused(table_path, blind_table_path):
     for bad in ({"blind_leaves": 0}, {"blind_leaves": 1.5}, {"blind_leave_rate": 2.0}):
         with pytest.raises(ValueError, match="blind_leaves must be"):
             EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, **bad)
+    for bad in (-1, 1.5):
+        with pytest.raises(ValueError, match="blind_first_manos must be"):
+            EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, blind_first_manos=bad)
+    with pytest.raises(ValueError, match="needs a blind_table"):
+        EnvidoTablePolicy(UniformBase(), table_path, blind_first_manos=3)
+    with pytest.raises(ValueError, match="prior_table plays the first"):
+        EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, prior_table=blind_table_path)
+    with pytest.raises(ValueError, match="no envido table"):
+        EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, blind_first_manos=2,
+                          prior_table=table_path.parent / "missing.npz")
 
 
 def _other_target(path):

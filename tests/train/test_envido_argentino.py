@@ -302,3 +302,99 @@ def test_a33_todo_dicho_is_answered_by_the_chance_of_any_hand():
     # at 29 to 29 the falta is 1 tanto, as the refusal: the mano, who wins ties, accepts with anything
     U = E.envido_payoffs(_race(T), _synthetic_points(T), 29, 29, T)
     assert (E.todo_dicho_answers(U, E.envido_prior(), E.showdown_beats(), 29, 29, T)[0] == 1.0).all()
+
+
+# -- the prior over the rival's kind: blind with a chance, rational otherwise ---------------------
+def _as_table(cfg, solved, Q):
+    """What solve_mixture reads of a table (agents.envido_table.EnvidoTable), in float64."""
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    return SimpleNamespace(V=solved["V"], V_pie=solved.get("V_pie"), Q=Q, target=cfg.target, flor=cfg.flor,
+                           falta_match=cfg.falta_match, max_raises=cfg.max_raises, path=Path("t.npz"), rival="")
+
+
+@pytest.fixture(scope="module")
+def two_kinds(solved_small):
+    """The self-play table, and a table against a blind rival the bot outplays in the rest of the mano."""
+    cfg, sol = solved_small
+    T = cfg.target
+    strong = np.zeros((2, T + 1, T + 1))
+    strong[0, 3, 0] = strong[0, 0, 1] = 0.5  # the bot mano: 3 to him or 1 to the rival
+    strong[1, 1, 0] = strong[1, 0, 3] = 0.5  # the rival mano: 1 to the rival or 3 to the bot
+    blind_cfg = E.EnvidoSolveConfig(target=T, iterations=300, blind_share=1.0, todo_dicho=True)
+    blind = E.solve_juego(blind_cfg, strong)
+    return _as_table(cfg, sol, _synthetic_points(T)), _as_table(cfg, blind, strong), sol, blind
+
+
+def test_the_mixture_at_share_0_is_the_self_play_table_and_at_share_1_the_blind_one(two_kinds):
+    """Known answers of solve_mixture: with no chance of a blind rival the game at every score is the
+    self-play one (the rational table's values), with certainty it is the blind table's game. Todo
+    dicho is answered as the blind table answers it at every share."""
+    rational, blind, sol, blind_sol = two_kinds
+    T = rational.target
+    none = E.solve_mixture(E.EnvidoSolveConfig(target=T, iterations=300, blind_share=0.0), rational, blind)
+    np.testing.assert_allclose(none["strategies"], sol["strategies"], atol=1e-6)
+    np.testing.assert_allclose(none["V"], sol["V"], atol=1e-9)
+    np.testing.assert_allclose(none["V_pie"], 1.0 - sol["V"], atol=1e-9)
+    np.testing.assert_allclose(none["todo_dicho"], blind_sol["todo_dicho"])  # only a blind rival says it
+    sure = E.solve_mixture(E.EnvidoSolveConfig(target=T, iterations=300, blind_share=1.0), rational, blind)
+    np.testing.assert_allclose(sure["strategies"], blind_sol["strategies"], atol=1e-6)
+    np.testing.assert_allclose(sure["V"], blind_sol["V"], atol=1e-9)
+    np.testing.assert_allclose(sure["V_pie"], blind_sol["V_pie"], atol=1e-9)
+    np.testing.assert_allclose(sure["blind_value"], blind_sol["V"], atol=1e-9)
+    np.testing.assert_allclose(sure["todo_dicho"], blind_sol["todo_dicho"])
+
+
+def test_the_more_blind_the_rival_may_be_the_more_the_table_takes_from_him_and_gives_a_rational_one(two_kinds):
+    rational, blind, _, _ = two_kinds
+    T = rational.target
+    rows = [E.solve_mixture(E.EnvidoSolveConfig(target=T, iterations=300, blind_share=s), rational, blind)
+            for s in (0.0, 0.5, 1.0)]
+    for key in ("blind_value", "blind_value_pie"):
+        got = [r[key][0, 0] for r in rows]
+        assert got[0] < got[1] - 1e-3 and got[1] < got[2] + 1e-3
+    for key in ("worst", "worst_pie"):
+        got = [r[key][0, 0] for r in rows]
+        assert got[0] > got[1] + 1e-3 and got[1] > got[2] - 1e-3
+    assert max(r["exploitability"].max() for r in rows) < 5e-3
+
+
+def test_a_bad_mixture_is_refused(two_kinds, tmp_path):
+    rational, blind, _, _ = two_kinds
+    cfg = E.EnvidoSolveConfig(target=rational.target, iterations=3, blind_share=0.5)
+    with pytest.raises(ValueError, match="self-play table, then"):
+        E.solve_mixture(cfg, blind, rational)
+    with pytest.raises(ValueError, match="another game"):
+        E.solve_mixture(E.EnvidoSolveConfig(target=rational.target + 1, blind_share=0.5), rational, blind)
+    with pytest.raises(ValueError, match="blind_share"):
+        E.solve_mixture(E.EnvidoSolveConfig(target=rational.target, blind_share=2.0), rational, blind)
+    with pytest.raises(ValueError, match="give no rival"):
+        E.run(E.EnvidoSolveConfig(mixture_of=(tmp_path / "a.npz", tmp_path / "b.npz"), rival="random",
+                                  out=tmp_path / "t.npz", summary=tmp_path / "t.json"))
+
+
+def test_the_mixture_command_writes_a_table_the_bot_reads(two_kinds, tmp_path):
+    """``--mixture-of RATIONAL BLIND --blind-share p``: the table and its summary, read back."""
+    import json
+
+    from agents.envido_table import EnvidoTable
+    from truque_env.io import write_npz_atomic
+
+    _, _, sol, blind_sol = two_kinds
+    T = sol["V"].shape[0]
+    cfg = E.EnvidoSolveConfig(target=T, todo_dicho=True)
+    paths = tmp_path / "rational.npz", tmp_path / "blind.npz"
+    write_npz_atomic(paths[0], E.table_arrays(cfg, sol, _synthetic_points(T)), compressed=True)
+    strong = np.asarray(two_kinds[1].Q)
+    write_npz_atomic(paths[1], E.table_arrays(E.EnvidoSolveConfig(target=T, rival="random", todo_dicho=True),
+                                              blind_sol, strong), compressed=True)
+    out, summary = tmp_path / "mix.npz", tmp_path / "mix.json"
+    E.main(["--mixture-of", str(paths[0]), str(paths[1]), "--blind-share", "0.5", "--target", str(T),
+            "--iterations", "20", "--todo-dicho", "--out", str(out), "--summary", str(summary)])
+    table = EnvidoTable(out)
+    assert table.target == T and table.has_todo_dicho and table.V_pie is not None
+    assert table.rival.startswith("random with chance 0.5")
+    saved = json.loads(summary.read_text())
+    assert saved["mixture_of"] == [str(p) for p in paths] and "against_the_blind_rival" in saved
+    assert 0.0 < saved["against_a_rational_rivals_best_answer"]["first_mano"] < 1.0

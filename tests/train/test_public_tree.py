@@ -120,3 +120,51 @@ def test_a_bad_restriction_is_refused():
     bad[np.flatnonzero(game.player == 1)[0], :, 4] = [0.7, 0.7]
     with pytest.raises(ValueError, match="distribution"):
         PublicTreeGame(rnr.player, rnr.child, rnr.win, rnr.lose, rnr.prior, rnr.beats, bad)
+
+
+def test_the_fixed_half_may_be_paid_by_its_own_payoffs():
+    """``fixed_win``/``fixed_lose`` (payoff classes): given the game's own payoffs the restricted game
+    is the plain one, to the last digit; with the fixed half's payoffs doubled, share 1 is the best
+    response to the fixed play in a game paid double (twice the plain best response's value), and
+    share 0 is Nash's whatever the fixed half's payoffs."""
+    game = kuhn_poker()
+    fixed = _always(game, 1, 1)
+    nt = game.prior.shape[0]
+    same = restricted_nash_response(game, 1, 0.5, fixed, game.win, game.lose)
+    plain = restricted_nash_response(game, 1, 0.5, fixed)
+    a, b = PublicTreeSolver(same), PublicTreeSolver(plain)
+    a.run(200)
+    b.run(200)
+    np.testing.assert_array_equal(a.average_policy(), b.average_policy())
+
+    def solved(share):
+        rnr = restricted_nash_response(game, 1, share, fixed, 2 * game.win, 2 * game.lose)
+        solver = PublicTreeSolver(rnr)
+        solver.run(3000)
+        policy = solver.average_policy()
+        assert exploitability(rnr, policy) < 4e-3
+        return rnr, policy, np.where((game.player == 0)[:, None, None], policy[:, :, :nt], 0.0)
+
+    rnr, policy, mine = solved(1.0)
+    assert profile_value(rnr, policy) == pytest.approx(2 * best_response_value(game, fixed, 0), abs=4e-3)
+    _, _, nash = solved(0.0)
+    assert -best_response_value(game, nash, 1) == pytest.approx(-1 / 18, abs=2e-3)
+
+
+def test_payoff_classes_are_checked():
+    game = kuhn_poker()
+    fixed = _always(game, 1, 1)
+    with pytest.raises(ValueError, match="both fixed_win and fixed_lose"):
+        restricted_nash_response(game, 1, 0.5, fixed, game.win)
+    with pytest.raises(ValueError, match="like the game's"):
+        restricted_nash_response(game, 1, 0.5, fixed, game.win[:-1], game.lose[:-1])
+    two = np.stack([game.win, game.win], axis=1)
+    with pytest.raises(ValueError, match="payoff_class must say"):
+        PublicTreeGame(game.player, game.child, two, two, game.prior, game.beats)
+    with pytest.raises(ValueError, match="columns of win and lose"):
+        PublicTreeGame(game.player, game.child, two, two, game.prior, game.beats,
+                       payoff_class=np.full(game.prior.shape, 2))
+    rnr = restricted_nash_response(game, 1, 0.5, fixed, game.win, game.lose)
+    with pytest.raises(ValueError, match="payoff classes"):
+        restricted_nash_response(PublicTreeGame(rnr.player, rnr.child, rnr.win, rnr.lose, rnr.prior, rnr.beats,
+                                                payoff_class=rnr.payoff_class), 0, 0.5, np.zeros((9, 2, 6)))

@@ -342,6 +342,12 @@ class EnvidoSolveConfig:
     blind_opening: float = 0.18
     """the blind rival's chance of opening with each envido word (random opens 18% with each, and
     passes 46%: measured in random's play)"""
+    mixture_of: tuple[Path, Path] | None = None
+    """two tables, (rational, blind): solve instead for a rival who is blind with chance
+    ``blind_share`` (his envido ``blind_strategy``, the rest of his juego as the blind table valued
+    it) and rational otherwise (as the first table valued it): the prior over the rival's kind
+    before the record shows it (``solve_mixture``). No points are measured: each table's Q and V
+    value its kind"""
     iterations: int = 1000
     """CFR+ iterations at each score"""
     tremble: float = 1e-3
@@ -472,6 +478,78 @@ def solve_juego(cfg: EnvidoSolveConfig, Q: np.ndarray, progress=None) -> dict:
     return out
 
 
+def solve_mixture(cfg: EnvidoSolveConfig, rational, blind, progress=None) -> dict:
+    """Every score's envido against a rival of two kinds, not known when the mano starts: blind
+    with chance ``cfg.blind_share`` and rational otherwise. ``rational`` and ``blind`` are tables
+    (``agents.envido_table.EnvidoTable``): a self-play one, whose ``Q`` and ``V`` value the rest
+    of the juego against a rational rival, and one solved against the blind rival (two ``Q`` and
+    ``V``/``V_pie``: the rest of the juego against him). The game at each score and seat is the
+    restricted Nash response to ``blind_strategy`` whose blind deals are paid by the blind table's
+    values and the rest by the rational one's (``public_tree.restricted_nash_response`` with
+    ``fixed_win``). Scores do not depend on each other: after this mano each kind's juego goes on
+    as its table values it (the kind is taken as known from the next mano on). The answers to todo
+    dicho are the blind kind's: only a blind rival says it.
+
+    The result is ``solve_juego``'s with two games per score (the bot mano, the bot pie);
+    ``worst``/``worst_pie`` are the bot's chances against a rational rival's best answer and
+    ``blind_value``/``blind_value_pie`` against the blind rival, each in its kind's values."""
+    T = cfg.target
+    if rational.V_pie is not None or blind.V_pie is None or np.ndim(blind.Q) != 3:
+        raise ValueError("mixture_of takes a self-play table, then a table solved against a rival (--rival)")
+    for table in (rational, blind):
+        if (table.target, table.flor, table.falta_match, table.max_raises) != (T, cfg.flor, cfg.falta_match,
+                                                                                cfg.max_raises):
+            raise ValueError(f"{table.path}: solved for another game (target, flor, falta_match, max_raises) than "
+                             f"{(T, cfg.flor, cfg.falta_match, cfg.max_raises)}")
+    if not 0.0 <= cfg.blind_share <= 1.0 or not 0.0 <= 3 * cfg.blind_opening <= 1.0:
+        raise ValueError(f"blind_share must be in [0, 1] and blind_opening in [0, 1/3], got {cfg.blind_share} "
+                         f"and {cfg.blind_opening}")
+    sk = build_skeleton(cfg.max_raises)
+    prior, beats = envido_prior(cfg.flor), showdown_beats()
+    Vr, Qr = np.asarray(rational.V, dtype=np.float64), np.asarray(rational.Q, dtype=np.float64)
+    # the blind game's mano chance by who is mano: [0] the bot, [1] the rival (solve_juego's V)
+    Vb = np.stack([np.asarray(blind.V, dtype=np.float64), 1.0 - np.asarray(blind.V_pie, dtype=np.float64)])
+    Qb = np.asarray(blind.Q, dtype=np.float64)
+    decision = np.flatnonzero(sk.player >= 0)
+    mano_rows = sk.player[decision] == 0
+    strategies = np.zeros((T, T, decision.size, NUM_SLOTS, NUM_TYPES), dtype=np.float32)
+    V, expl, worst, against_blind = (np.zeros((2, T, T)) for _ in range(4))
+    todo_dicho = np.zeros((T, T, 2, NUM_TYPES), dtype=np.float32)
+    share = cfg.blind_share
+    for a in range(T):
+        for b in range(T):
+            Ur = envido_payoffs(Vr, Qr, a, b, T)
+            for m in range(2):
+                Ub = envido_payoffs(Vb[1 - m], Qb[m], a, b, T)
+                # todo dicho is answered as the blind kind's: no rational bot says it (a falta said
+                # blind), so the word itself shows the kind (docs/league.md, "the first manos")
+                todo_dicho[a, b, m] = todo_dicho_answers(Ub, prior, beats, a, b, T, cfg.falta_match)[m]
+                game = score_game(sk, prior, beats, Ur, a, b, T, cfg.falta_match)
+                paid_blind = score_game(sk, prior, beats, Ub, a, b, T, cfg.falta_match)
+                fixed = blind_strategy(game.player, sk.kind, game.child, 1 - m, cfg.blind_opening)
+                played = restricted_nash_response(game, 1 - m, share, fixed, paid_blind.win, paid_blind.lose)
+                solver = PublicTreeSolver(played, tremble=cfg.tremble)
+                solver.run(cfg.iterations)
+                policy = solver.average_policy()
+                bot = np.where((game.player == m)[:, None, None], policy[:, :, :NUM_TYPES], 0.0)
+                br = best_response_value(game, bot, 1 - m)
+                worst[m, a, b] = -br if m == 0 else 1.0 - br  # player 1's payoff is minus the mano's chance
+                vb = profile_value(paid_blind, np.where((game.player == m)[:, None, None], bot, fixed))
+                against_blind[m, a, b] = vb if m == 0 else 1.0 - vb
+                rows = mano_rows if m == 0 else ~mano_rows
+                strategies[a, b, rows] = policy[decision][rows][..., :NUM_TYPES]
+                V[m, a, b] = profile_value(played, policy)
+                expl[m, a, b] = exploitability(played, policy)
+            if progress is not None:
+                progress()
+    node_row = np.full(sk.player.size, -1, dtype=np.int64)
+    node_row[decision] = np.arange(decision.size)
+    return {"strategies": strategies, "V": V[0], "V_pie": 1.0 - V[1], "exploitability": expl.max(axis=0),
+            "skeleton": sk, "node_row": node_row, "decision": decision, "todo_dicho": todo_dicho,
+            "worst": worst[0], "worst_pie": worst[1], "blind_value": against_blind[0],
+            "blind_value_pie": against_blind[1]}
+
+
 def table_arrays(cfg: EnvidoSolveConfig, solved: dict, Q: np.ndarray) -> dict:
     """The table as ``agents.envido_table`` reads it (plain arrays; the format in its docstring)."""
     sk = solved["skeleton"]
@@ -505,13 +583,21 @@ def run(cfg: EnvidoSolveConfig) -> dict:
     if cfg.manos < 1000 or cfg.iterations < 1 or cfg.target < 2:
         raise ValueError(f"manos must be >= 1000, iterations >= 1 and target >= 2 (got {cfg.manos}, {cfg.iterations}, "
                          f"{cfg.target})")
+    if cfg.mixture_of is not None and cfg.rival is not None:
+        raise ValueError("mixture_of reads both kinds' points from its tables: give no rival")
     check_new_output(cfg.out, cfg.overwrite)
     check_new_output(cfg.summary, cfg.overwrite)
     load_before = os.getloadavg()
     t0 = time.perf_counter()
-    rival = None if cfg.rival is None else load_policy(cfg.rival, seed=cfg.seed + 1, tradition="argentino")
-    Q = measure_mano_points(load_policy(cfg.points_of, seed=cfg.seed, tradition="argentino"), cfg.manos, cfg.target,
-                            cfg.seed, rival=rival)
+    if cfg.mixture_of is None:
+        rival = None if cfg.rival is None else load_policy(cfg.rival, seed=cfg.seed + 1, tradition="argentino")
+        Q = measure_mano_points(load_policy(cfg.points_of, seed=cfg.seed, tradition="argentino"), cfg.manos,
+                                cfg.target, cfg.seed, rival=rival)
+    else:
+        from agents.envido_table import EnvidoTable
+
+        rational, blind = (EnvidoTable(p) for p in cfg.mixture_of)
+        Q = np.asarray(blind.Q, dtype=np.float64)
     t1 = time.perf_counter()
     with Progress("envido solved at every score", total=cfg.target * cfg.target, transient=True) as bar:
         done = [0]
@@ -520,23 +606,34 @@ def run(cfg: EnvidoSolveConfig) -> dict:
             done[0] += 1
             bar.update(done[0])
 
-        solved = solve_juego(cfg, Q, progress=tick)
+        solved = solve_juego(cfg, Q, progress=tick) if cfg.mixture_of is None else \
+            solve_mixture(cfg, rational, blind, progress=tick)
     t2 = time.perf_counter()
-    write_npz_atomic(cfg.out, table_arrays(cfg, solved, Q), compressed=True)
+    arrays = table_arrays(cfg, solved, Q)
+    if cfg.mixture_of is not None:  # its Q is the blind table's; the rational kind is valued by the other's
+        arrays["rival"] = np.array(f"{blind.rival or 'blind'} with chance {cfg.blind_share}, else rational "
+                                   f"({rational.path.name})")
+    write_npz_atomic(cfg.out, arrays, compressed=True)
     expl = solved["exploitability"]
     summary = {
         "description": "the envido of truco argentino 1 contra 1 solved by CFR+ at every score (train.cfr.envido_argentino)",
         "table": str(cfg.out),
-        "mano_points": {"manos": cfg.manos, **_points_summary(Q if Q.ndim == 2 else Q[0], cfg.target)},
+        **({"mano_points": {"manos": cfg.manos, **_points_summary(Q if Q.ndim == 2 else Q[0], cfg.target)}}
+           if cfg.mixture_of is None else {"mixture_of": [str(p) for p in cfg.mixture_of]}),
         "juego_chance_of_the_first_mano": float(solved["V"][0, 0]),
         "exploitability": {"max": float(expl.max()), "mean": float(expl.mean()),
                            "unit": "the juego's winning chance: what a best responder to the table gains at one score"},
-        **({"rival": cfg.rival, "mano_points_rival_mano": _points_summary(Q[1], cfg.target),
-            "juego_chance_of_the_first_mano_as_pie": float(solved["V_pie"][0, 0]),
+        **({"rival": cfg.rival, "mano_points_rival_mano": _points_summary(Q[1], cfg.target)}
+           if Q.ndim == 3 and cfg.mixture_of is None else {}),
+        **({"juego_chance_of_the_first_mano_as_pie": float(solved["V_pie"][0, 0]),
             "against_a_rational_rivals_best_answer": {
                 "first_mano": float(solved["worst"][0, 0]), "first_mano_as_pie": float(solved["worst_pie"][0, 0]),
                 "unit": "the bot's chance of the juego in the envido game at that score when the rival, rational, "
                         "best-answers the table (the rest of the juego as the solve valued it)"}} if Q.ndim == 3 else {}),
+        **({"against_the_blind_rival": {
+            "first_mano": float(solved["blind_value"][0, 0]), "first_mano_as_pie": float(solved["blind_value_pie"][0, 0]),
+            "unit": "the bot's chance of the juego in the envido game at that score against the blind rival's envido "
+                    "(the rest of the juego as the blind table valued it)"}} if cfg.mixture_of is not None else {}),
         "minutes": {"measure": (t1 - t0) / 60, "solve": (t2 - t1) / 60},
         "load_average_before": list(load_before), "load_average_after": list(os.getloadavg()),
         "config": config.to_dict(cfg),

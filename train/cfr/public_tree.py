@@ -18,7 +18,11 @@ its children; node 0 the root):
 * ``win[n]``, ``lose[n]``: at a terminal, player 0's payoff when his type beats player 1's and
   when it does not (equal for a terminal without a showdown); player 1 gets the negative;
 * ``prior[t0, t1]``: the deal's joint probability of the two types;
-* ``beats[t0, t1]``: 1 where type t0 wins the showdown against t1 (a share in [0, 1] for a split).
+* ``beats[t0, t1]``: 1 where type t0 wins the showdown against t1 (a share in [0, 1] for a split);
+* optionally ``payoff_class[t0, t1]``: which column of ``win`` and ``lose`` (then ``[nodes, classes]``)
+  pays a pair of types, for games whose payoffs depend on more than the showdown: a rival of two
+  kinds, say, who values the rest of the juego differently (``restricted_nash_response``'s
+  ``fixed_win``). Without it every pair is paid by the one column.
 
 An information state is a decision node and the actor's type: the strategy tables are
 ``[nodes, slots, types]``.
@@ -49,18 +53,26 @@ from numba import njit
 class PublicTreeGame:
     player: np.ndarray  # (nodes,) int64
     child: np.ndarray  # (nodes, slots) int64
-    win: np.ndarray  # (nodes,) float64
-    lose: np.ndarray  # (nodes,) float64
+    win: np.ndarray  # (nodes,) or (nodes, classes) float64
+    lose: np.ndarray  # (nodes,) or (nodes, classes) float64
     prior: np.ndarray  # (types0, types1) float64
     beats: np.ndarray  # (types0, types1) float64
     fixed: np.ndarray | None = None  # (nodes, slots, types) float64: NaN, or a type's fixed strategy at a node
+    payoff_class: np.ndarray | None = None  # (types0, types1) int64: the column of win and lose paying the pair
 
     def __post_init__(self):
         n = self.player.shape[0]
-        if self.child.ndim != 2 or self.child.shape[0] != n or self.win.shape != (n,) or self.lose.shape != (n,):
+        if self.child.ndim != 2 or self.child.shape[0] != n or self.win.shape[:1] != (n,) or \
+                self.win.shape != self.lose.shape or self.win.ndim > 2:
             raise ValueError("player, child, win and lose must describe the same nodes")
         if self.prior.shape != self.beats.shape or self.prior.ndim != 2:
             raise ValueError("prior and beats must be (types0, types1) arrays of one shape")
+        classes = 1 if self.win.ndim == 1 else self.win.shape[1]
+        if self.payoff_class is None and classes != 1:
+            raise ValueError("win and lose have several columns: payoff_class must say which pays each pair")
+        if self.payoff_class is not None and (self.payoff_class.shape != self.prior.shape or
+                                              (self.payoff_class < 0).any() or (self.payoff_class >= classes).any()):
+            raise ValueError(f"payoff_class must be a (types0, types1) array of columns of win and lose (0..{classes - 1})")
         if abs(float(self.prior.sum()) - 1.0) > 1e-9 or (self.prior < 0).any():
             raise ValueError("prior must be a probability table")
         if self.fixed is not None:
@@ -145,7 +157,7 @@ def _reach(player, child, sigma, who, nt, tremble, reach):
 
 
 @njit(cache=True)
-def _terminal_values(player, win, lose, prior, beats, who, reach_other, value):
+def _terminal_values(player, win, lose, prior, beats, cls, who, reach_other, value):
     """Counterfactual values of ``who`` at the terminals: Σ over the rival's types of the deal's
     probability × the rival's reach × ``who``'s payoff."""
     n0, n1 = prior.shape
@@ -157,19 +169,21 @@ def _terminal_values(player, win, lose, prior, beats, who, reach_other, value):
                 v = 0.0
                 for t1 in range(n1):
                     w = prior[t0, t1] * reach_other[n, t1]
-                    v += w * (beats[t0, t1] * win[n] + (1.0 - beats[t0, t1]) * lose[n])
+                    c = cls[t0, t1]
+                    v += w * (beats[t0, t1] * win[n, c] + (1.0 - beats[t0, t1]) * lose[n, c])
                 value[n, t0] = v
         else:
             for t1 in range(n1):
                 v = 0.0
                 for t0 in range(n0):
                     w = prior[t0, t1] * reach_other[n, t0]
-                    v -= w * (beats[t0, t1] * win[n] + (1.0 - beats[t0, t1]) * lose[n])
+                    c = cls[t0, t1]
+                    v -= w * (beats[t0, t1] * win[n, c] + (1.0 - beats[t0, t1]) * lose[n, c])
                 value[n, t1] = v
 
 
 @njit(cache=True)
-def _iterate(player, child, win, lose, prior, beats, fixed, regret, avg, start, iterations, tremble,
+def _iterate(player, child, win, lose, prior, beats, cls, fixed, regret, avg, start, iterations, tremble,
              sigma, reach_own, reach_other, value):
     n0, n1 = prior.shape
     slots = child.shape[1]
@@ -180,7 +194,7 @@ def _iterate(player, child, win, lose, prior, beats, fixed, regret, avg, start, 
             _strategies(regret, player, child, n0, n1, fixed, sigma)
             _reach(player, child, sigma, who, nt, 0.0, reach_own)
             _reach(player, child, sigma, 1 - who, n1 if who == 0 else n0, tremble, reach_other)
-            _terminal_values(player, win, lose, prior, beats, who, reach_other, value)
+            _terminal_values(player, win, lose, prior, beats, cls, who, reach_other, value)
             for n in range(player.size - 1, -1, -1):
                 if player[n] < 0:
                     continue
@@ -203,7 +217,7 @@ def _iterate(player, child, win, lose, prior, beats, fixed, regret, avg, start, 
 
 
 @njit(cache=True)
-def _best_response(player, child, win, lose, prior, beats, fixed, policy, who, reach_other, value):
+def _best_response(player, child, win, lose, prior, beats, cls, fixed, policy, who, reach_other, value):
     """``who``'s best-response value against the other's ``policy`` (exact: an information state
     is one node and one type, so the maximum is taken per node and type; a type whose play the
     game fixes plays it)."""
@@ -211,7 +225,7 @@ def _best_response(player, child, win, lose, prior, beats, fixed, policy, who, r
     nt = n0 if who == 0 else n1
     slots = child.shape[1]
     _reach(player, child, policy, 1 - who, n1 if who == 0 else n0, 0.0, reach_other)
-    _terminal_values(player, win, lose, prior, beats, who, reach_other, value)
+    _terminal_values(player, win, lose, prior, beats, cls, who, reach_other, value)
     for n in range(player.size - 1, -1, -1):
         if player[n] < 0:
             continue
@@ -238,7 +252,7 @@ def _best_response(player, child, win, lose, prior, beats, fixed, policy, who, r
 
 
 @njit(cache=True)
-def _profile_value(player, child, win, lose, prior, beats, policy, reach0, reach1):
+def _profile_value(player, child, win, lose, prior, beats, cls, policy, reach0, reach1):
     n0, n1 = prior.shape
     _reach(player, child, policy, 0, n0, 0.0, reach0)
     _reach(player, child, policy, 1, n1, 0.0, reach1)
@@ -249,14 +263,20 @@ def _profile_value(player, child, win, lose, prior, beats, policy, reach0, reach
         for t0 in range(n0):
             for t1 in range(n1):
                 w = prior[t0, t1] * reach0[n, t0] * reach1[n, t1]
-                v += w * (beats[t0, t1] * win[n] + (1.0 - beats[t0, t1]) * lose[n])
+                c = cls[t0, t1]
+                v += w * (beats[t0, t1] * win[n, c] + (1.0 - beats[t0, t1]) * lose[n, c])
     return v
 
 
 def _arrays(game: PublicTreeGame):
+    """The game's arrays as the kernels take them: win and lose as [nodes, classes], and the classes."""
+    n = game.player.size
+    cls = np.zeros(game.prior.shape, dtype=np.int64) if game.payoff_class is None else game.payoff_class
     return (np.ascontiguousarray(game.player, dtype=np.int64), np.ascontiguousarray(game.child, dtype=np.int64),
-            np.ascontiguousarray(game.win, dtype=np.float64), np.ascontiguousarray(game.lose, dtype=np.float64),
-            np.ascontiguousarray(game.prior, dtype=np.float64), np.ascontiguousarray(game.beats, dtype=np.float64))
+            np.ascontiguousarray(game.win.reshape(n, -1), dtype=np.float64),
+            np.ascontiguousarray(game.lose.reshape(n, -1), dtype=np.float64),
+            np.ascontiguousarray(game.prior, dtype=np.float64), np.ascontiguousarray(game.beats, dtype=np.float64),
+            np.ascontiguousarray(cls, dtype=np.int64))
 
 
 def _fixed(game: PublicTreeGame) -> np.ndarray:
@@ -306,7 +326,9 @@ class PublicTreeSolver:
         return np.where(total > 0.0, self.avg / np.where(total > 0.0, total, 1.0), current)
 
 
-def restricted_nash_response(game: PublicTreeGame, who: int, share: float, strategy: np.ndarray) -> PublicTreeGame:
+def restricted_nash_response(game: PublicTreeGame, who: int, share: float, strategy: np.ndarray,
+                             fixed_win: np.ndarray | None = None,
+                             fixed_lose: np.ndarray | None = None) -> PublicTreeGame:
     """The game in which ``who`` plays the fixed ``strategy`` ([nodes, slots, who's types]) with
     probability ``share`` and plays freely otherwise, not knowing which before the deal; his rival
     does not know either. Its equilibrium is Johanson, Zinkevich and Bowling's *restricted Nash
@@ -315,12 +337,15 @@ def restricted_nash_response(game: PublicTreeGame, who: int, share: float, strat
     share 1 the best response to ``strategy``.
 
     ``who``'s types are doubled: the first half plays freely, the second (``t + types``) the fixed
-    ``strategy``; the rival's types, the terminals and the tree are unchanged."""
+    ``strategy``; the rival's types and the tree are unchanged. The terminals pay as ``game``'s, or,
+    with ``fixed_win`` and ``fixed_lose`` ((nodes,) each), a deal of the fixed half is paid by those
+    instead (``payoff_class``): a rival of two kinds who differ beyond this game, as a blind player,
+    whom the bot outplays in the rest of the juego, and a rational one."""
     if who not in (0, 1) or not 0.0 <= share <= 1.0:
         raise ValueError(f"who must be 0 or 1 and share in [0, 1], got {who} and {share}")
     nt = game.prior.shape[who]
-    if game.fixed is not None:
-        raise ValueError("the game already fixes some play")
+    if game.fixed is not None or game.payoff_class is not None:
+        raise ValueError("the game already fixes some play or has payoff classes")
     strategy = np.asarray(strategy, dtype=np.float64)
     if strategy.shape != (game.player.size, game.child.shape[1], nt):
         raise ValueError(f"strategy must be (nodes, slots, {nt})")
@@ -332,7 +357,20 @@ def restricted_nash_response(game: PublicTreeGame, who: int, share: float, strat
     fixed = np.full((game.player.size, game.child.shape[1], width), np.nan)
     mine = game.player == who
     fixed[mine, :, nt:types] = strategy[mine]
-    return PublicTreeGame(game.player, game.child, game.win, game.lose, prior, beats, fixed)
+    if (fixed_win is None) != (fixed_lose is None):
+        raise ValueError("give both fixed_win and fixed_lose, or neither")
+    if fixed_win is None:
+        return PublicTreeGame(game.player, game.child, game.win, game.lose, prior, beats, fixed)
+    fixed_win, fixed_lose = np.asarray(fixed_win, dtype=np.float64), np.asarray(fixed_lose, dtype=np.float64)
+    if fixed_win.shape != game.win.shape or fixed_lose.shape != game.lose.shape or game.win.ndim != 1:
+        raise ValueError(f"fixed_win and fixed_lose must be ({game.player.size},) like the game's win and lose")
+    half = np.zeros(prior.shape, dtype=np.int64)
+    if who == 0:
+        half[nt:, :] = 1
+    else:
+        half[:, nt:] = 1
+    return PublicTreeGame(game.player, game.child, np.stack([game.win, fixed_win], axis=1),
+                          np.stack([game.lose, fixed_lose], axis=1), prior, beats, fixed, half)
 
 
 def best_response_value(game: PublicTreeGame, policy: np.ndarray, player: int) -> float:
