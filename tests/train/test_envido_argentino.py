@@ -315,10 +315,12 @@ def _as_table(cfg, solved, Q):
 
 
 @pytest.fixture(scope="module")
-def two_kinds(solved_small):
-    """The self-play table, and a table against a blind rival the bot outplays in the rest of the mano."""
-    cfg, sol = solved_small
-    T = cfg.target
+def two_kinds():
+    """A self-play table, and a table against a blind rival the bot outplays in the rest of the mano
+    (a juego to 6: the two-kind games double the rival's types)."""
+    T = 6
+    cfg = E.EnvidoSolveConfig(target=T, iterations=300)
+    sol = E.solve_juego(cfg, _synthetic_points(T))
     strong = np.zeros((2, T + 1, T + 1))
     strong[0, 3, 0] = strong[0, 0, 1] = 0.5  # the bot mano: 3 to him or 1 to the rival
     strong[1, 1, 0] = strong[1, 0, 3] = 0.5  # the rival mano: 1 to the rival or 3 to the bot
@@ -327,30 +329,34 @@ def two_kinds(solved_small):
     return _as_table(cfg, sol, _synthetic_points(T)), _as_table(cfg, blind, strong), sol, blind
 
 
-def test_the_mixture_at_share_0_is_the_self_play_table_and_at_share_1_the_blind_one(two_kinds):
+@pytest.fixture(scope="module")
+def mixtures(two_kinds):
+    """solve_mixture at shares 0, 0.5 and 1 (solved once for the tests below)."""
+    rational, blind, _, _ = two_kinds
+    T = rational.target
+    return {share: E.solve_mixture(E.EnvidoSolveConfig(target=T, iterations=300, blind_share=share), rational, blind)
+            for share in (0.0, 0.5, 1.0)}
+
+
+def test_the_mixture_at_share_0_is_the_self_play_table_and_at_share_1_the_blind_one(two_kinds, mixtures):
     """Known answers of solve_mixture: with no chance of a blind rival the game at every score is the
     self-play one (the rational table's values), with certainty it is the blind table's game. Todo
     dicho is answered as the blind table answers it at every share."""
-    rational, blind, sol, blind_sol = two_kinds
-    T = rational.target
-    none = E.solve_mixture(E.EnvidoSolveConfig(target=T, iterations=300, blind_share=0.0), rational, blind)
+    _, _, sol, blind_sol = two_kinds
+    none, sure = mixtures[0.0], mixtures[1.0]
     np.testing.assert_allclose(none["strategies"], sol["strategies"], atol=1e-6)
     np.testing.assert_allclose(none["V"], sol["V"], atol=1e-9)
     np.testing.assert_allclose(none["V_pie"], 1.0 - sol["V"], atol=1e-9)
-    np.testing.assert_allclose(none["todo_dicho"], blind_sol["todo_dicho"])  # only a blind rival says it
-    sure = E.solve_mixture(E.EnvidoSolveConfig(target=T, iterations=300, blind_share=1.0), rational, blind)
     np.testing.assert_allclose(sure["strategies"], blind_sol["strategies"], atol=1e-6)
     np.testing.assert_allclose(sure["V"], blind_sol["V"], atol=1e-9)
     np.testing.assert_allclose(sure["V_pie"], blind_sol["V_pie"], atol=1e-9)
     np.testing.assert_allclose(sure["blind_value"], blind_sol["V"], atol=1e-9)
-    np.testing.assert_allclose(sure["todo_dicho"], blind_sol["todo_dicho"])
+    for solved in mixtures.values():  # only a blind rival says todo dicho
+        np.testing.assert_allclose(solved["todo_dicho"], blind_sol["todo_dicho"])
 
 
-def test_the_more_blind_the_rival_may_be_the_more_the_table_takes_from_him_and_gives_a_rational_one(two_kinds):
-    rational, blind, _, _ = two_kinds
-    T = rational.target
-    rows = [E.solve_mixture(E.EnvidoSolveConfig(target=T, iterations=300, blind_share=s), rational, blind)
-            for s in (0.0, 0.5, 1.0)]
+def test_the_more_blind_the_rival_may_be_the_more_the_table_takes_from_him_and_gives_a_rational_one(mixtures):
+    rows = [mixtures[s] for s in (0.0, 0.5, 1.0)]
     for key in ("blind_value", "blind_value_pie"):
         got = [r[key][0, 0] for r in rows]
         assert got[0] < got[1] - 1e-3 and got[1] < got[2] + 1e-3
