@@ -402,6 +402,20 @@ def measure_mano_points(policy, manos: int, target: int = 30, seed: int = 0, num
     return Q[0] if rival is None else Q
 
 
+def _keep_bot_rows(table: np.ndarray, policy: np.ndarray, decision: np.ndarray, mano_rows: np.ndarray, m: int) -> None:
+    """Into one score's ``table`` [rows, slots, types], the bot's rows of the game where it sits at
+    ``m`` (0 mano: the mano's rows; 1 pie: the pie's), its own types only (a rival's are doubled)."""
+    rows = mano_rows if m == 0 else ~mano_rows
+    table[rows] = policy[decision][rows][..., :NUM_TYPES]
+
+
+def _node_rows(sk: Skeleton, decision: np.ndarray) -> np.ndarray:
+    """The table row of each node of the skeleton (-1 at terminals)."""
+    node_row = np.full(sk.player.size, -1, dtype=np.int64)
+    node_row[decision] = np.arange(decision.size)
+    return node_row
+
+
 def solve_juego(cfg: EnvidoSolveConfig, Q: np.ndarray, progress=None) -> dict:
     """Every score of the juego, from the target down: the strategies ``[a, b, node, slot, type]``
     (float32), ``V[a, b]`` and each score's exploitability (in chances of the juego).
@@ -460,18 +474,14 @@ def solve_juego(cfg: EnvidoSolveConfig, Q: np.ndarray, progress=None) -> dict:
                     worst[m, a, b] = -br if m == 0 else 1.0 - br  # player 1's payoff is minus the mano's chance
                 if len(pair) == 1:
                     strategies[a, b] = policy[decision]
-                elif m == 0:  # the bot is mano: its rows of this game
-                    strategies[a, b, mano_rows] = policy[decision][mano_rows][..., :NUM_TYPES]
                 else:
-                    strategies[a, b, ~mano_rows] = policy[decision][~mano_rows][..., :NUM_TYPES]
+                    _keep_bot_rows(strategies[a, b], policy, decision, mano_rows, m)
                 V[m, a, b] = profile_value(played, policy)
                 expl[m, a, b] = exploitability(played, policy)
             if progress is not None:
                 progress()
-    node_row = np.full(sk.player.size, -1, dtype=np.int64)
-    node_row[decision] = np.arange(decision.size)
     out = {"strategies": strategies, "V": V[0], "exploitability": expl.max(axis=0), "skeleton": sk,
-           "node_row": node_row, "decision": decision, "todo_dicho": todo_dicho}
+           "node_row": _node_rows(sk, decision), "decision": decision, "todo_dicho": todo_dicho}
     if len(pair) == 2:
         out["V_pie"] = 1.0 - V[1]
         out["worst"], out["worst_pie"] = worst[0], worst[1]
@@ -536,16 +546,13 @@ def solve_mixture(cfg: EnvidoSolveConfig, rational, blind, progress=None) -> dic
                 worst[m, a, b] = -br if m == 0 else 1.0 - br  # player 1's payoff is minus the mano's chance
                 vb = profile_value(paid_blind, np.where((game.player == m)[:, None, None], bot, fixed))
                 against_blind[m, a, b] = vb if m == 0 else 1.0 - vb
-                rows = mano_rows if m == 0 else ~mano_rows
-                strategies[a, b, rows] = policy[decision][rows][..., :NUM_TYPES]
+                _keep_bot_rows(strategies[a, b], policy, decision, mano_rows, m)
                 V[m, a, b] = profile_value(played, policy)
                 expl[m, a, b] = exploitability(played, policy)
             if progress is not None:
                 progress()
-    node_row = np.full(sk.player.size, -1, dtype=np.int64)
-    node_row[decision] = np.arange(decision.size)
     return {"strategies": strategies, "V": V[0], "V_pie": 1.0 - V[1], "exploitability": expl.max(axis=0),
-            "skeleton": sk, "node_row": node_row, "decision": decision, "todo_dicho": todo_dicho,
+            "skeleton": sk, "node_row": _node_rows(sk, decision), "decision": decision, "todo_dicho": todo_dicho,
             "worst": worst[0], "worst_pie": worst[1], "blind_value": against_blind[0],
             "blind_value_pie": against_blind[1]}
 
