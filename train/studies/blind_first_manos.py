@@ -22,8 +22,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from train import config
-from truque_env.io import check_new_output, write_json_atomic
+from train.studies.results import write_study_result
+from truque_env.io import check_new_output
 
 
 @dataclass
@@ -92,16 +92,10 @@ def run(cfg: BlindFirstManosConfig) -> dict:
                                                    "juegos": report.juegos["episodes"]}
                 print(f"{cfg.policy} first {name} against {opponent}, seed {seed}: "
                       f"{report.juegos['win_rate_A']:.1%}", flush=True)
-    result = {"description": "the bot's win rate with a table played in the juego's first k manos "
-                             "(blind_first_manos), against each opponent, on the same duplicate deals for every "
-                             "setting; the keys: k, then 'own' (the bot's prior table), 'blind' (its blind table) "
-                             "or a table's path (train.studies.blind_first_manos)",
-              "policy": cfg.policy, "tradition": cfg.tradition, "team_size": cfg.team_size, "results": rows,
-              "load_average_before": list(load_before), "load_average_after": list(os.getloadavg()),
-              "config": config.to_dict(cfg)}
-    write_json_atomic(cfg.out, result)
-    print(f"wrote {cfg.out}")
-    return result
+    return write_study_result(cfg, "the bot's win rate with a table played in the juego's first k manos "
+                                   "(blind_first_manos), against each opponent, on the same duplicate deals for every "
+                                   "setting; the keys: k, then 'own' (the bot's prior table), 'blind' (its blind "
+                                   "table) or a table's path (train.studies.blind_first_manos)", load_before, rows)
 
 
 def _settings(cfg: BlindFirstManosConfig) -> list[tuple[int, str]]:

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from train import config
-from truque_env.io import check_new_output, write_json_atomic
+from train.studies.results import write_study_result
+from truque_env.io import check_new_output
 
 
 class BlankRecord:
@@ -105,14 +105,8 @@ def run(cfg: RecordAblationConfig) -> dict:
         a, b = rows[opponent]["as_is"], rows[opponent]["blanked"]
         print(f"{cfg.policy} against {opponent}: {a['win_rate']:.1%} as it is, {b['win_rate']:.1%} with the "
               f"record blanked ({a['juegos']:,} juegos each)", flush=True)
-    result = {"description": "the bot as it is and with the juego's record blanked, against each opponent on the "
-                             "same duplicate deals (win rates are the bot's)",
-              "policy": cfg.policy, "tradition": cfg.tradition, "team_size": cfg.team_size, "results": rows,
-              "load_average_before": list(load_before), "load_average_after": list(os.getloadavg()),
-              "config": config.to_dict(cfg)}
-    write_json_atomic(cfg.out, result)
-    print(f"wrote {cfg.out}")
-    return result
+    return write_study_result(cfg, "the bot as it is and with the juego's record blanked, against each opponent on "
+                                   "the same duplicate deals (win rates are the bot's)", load_before, rows)
 
 
 def main(argv=None) -> dict:

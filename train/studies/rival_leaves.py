@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from train import config
-from truque_env.io import check_new_output, write_json_atomic
+from train.studies.results import write_study_result
+from truque_env.io import check_new_output
 
 MANOS_SHOWN = 6  # the first manos of the juego, one row each (the rest together)
 
@@ -148,15 +148,10 @@ def run(cfg: RivalLeavesConfig) -> dict:
         print(f"{opponent}: left a mano before {rows[opponent]['rival_has_left']:.1%} of {cfg.policy}'s decisions",
               flush=True)
     fakes = _fakes(cfg) if cfg.faker is not None else None
-    result = {"description": "the share of the bot's decisions at which the rival had left a mano (al mazo) in the "
-                             "juego, overall and by the manos finished in the juego (train.studies.rival_leaves)",
-              "policy": cfg.policy, "tradition": cfg.tradition, "team_size": cfg.team_size, "results": rows,
-              **({"faker": fakes} if fakes is not None else {}),
-              "load_average_before": list(load_before), "load_average_after": list(os.getloadavg()),
-              "config": config.to_dict(cfg)}
-    write_json_atomic(cfg.out, result)
-    print(f"wrote {cfg.out}")
-    return result
+    return write_study_result(cfg, "the share of the bot's decisions at which the rival had left a mano (al mazo) in "
+                                   "the juego, overall and by the manos finished in the juego "
+                                   "(train.studies.rival_leaves)", load_before, rows,
+                              **({"faker": fakes} if fakes is not None else {}))
 
 
 def _fakes(cfg: RivalLeavesConfig) -> dict:
