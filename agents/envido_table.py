@@ -20,8 +20,10 @@ strategy for the bot's envido value replaces the base's:
   truco with the base's own chance of accepting it.
 
 Señas keep the base's probability (they do not pass the turn: the envido decision is taken at the
-bot's next word, once). The table is not used (the base plays as it is) in 2 contra 2 and 3 contra
-3, at another target than the table's, after todo dicho (but for its answer, above) or a flor,
+bot's next word, once). A table plays at its own team size (``team_size`` in the file, 1 if absent):
+at 2 or 3 contra it is the team abstraction of ``train.cfr.envido_teams``, whose mano is the mano's
+team and whose pie is the other. The table is not used (the base plays as it is) at another team
+size, at another target than the table's, after todo dicho (but for its answer, above) or a flor,
 after the first answer to an envido said with the truco, and in a chain longer than the table's
 (``max_raises``).
 
@@ -42,7 +44,7 @@ The file (``np.load`` of plain arrays, no pickles; ``TABLE_FORMAT`` and ``TABLE_
 ``row_of_code[opener, code]`` the row answering a chain said from ``opener`` (0 the mano, 1 the
 pie), the chain coded ``code = 1`` then ``4 * code + w`` per word (w 1 envido, 2 real envido, 3 falta
 envido; code 1 is that side's opening); ``player[row]`` who chooses there (0 mano, 1 pie);
-``target``, ``flor``, ``falta_match``, ``max_raises``; ``V[a, b]`` the mano's chance of the juego and
+``target``, ``flor``, ``falta_match``, ``max_raises``, ``team_size``; ``V[a, b]`` the mano's chance of the juego and
 ``Q`` the points of the rest of a mano the solve assumed. Optional: ``todo_dicho[a, b, seat, type]``
 the chance of accepting the falta of todo dicho (seat 0 the mano); ``rival`` the rival the table was
 solved against ("" for self-play), with ``Q`` then two distributions (the bot mano, the rival mano)
@@ -115,6 +117,9 @@ class EnvidoTable:
         self.target = int(z["target"])
         self.flor, self.falta_match = bool(z["flor"]), bool(z["falta_match"])
         self.max_raises = int(z["max_raises"])
+        self.team_size = int(z["team_size"]) if "team_size" in z else 1  # tables before teams: mano a mano
+        if self.team_size not in (1, 2, 3):
+            raise ValueError(f"{self.path}: a table for {self.team_size} contra {self.team_size}: sizes are 1, 2 and 3")
         s = np.asarray(z["strategies"], dtype=np.float64)
         total = s.sum(axis=3, keepdims=True)  # stored as float16: each row summed to 1 again
         self.strategies = np.ascontiguousarray(np.where(total > 0, s / np.where(total > 0, total, 1), 0), dtype=np.float32)
@@ -143,7 +148,8 @@ class EnvidoTable:
         or ``USED_ANSWER``). ``obs`` int8 and ``masks`` uint8, C-contiguous."""
         used = np.zeros(obs.shape[0], dtype=np.int64)
         mix_probs(obs, masks, probs, self.strategies, self.row_of_code, self.player, self.type_of_value, self.target,
-                  self.max_raises, CARD_SUIT, ENVIDO_CARD_VALUE, self.todo_dicho, self.has_todo_dicho, used)
+                  self.max_raises, CARD_SUIT, ENVIDO_CARD_VALUE, self.todo_dicho, self.has_todo_dicho, self.team_size,
+                  used)
         return used
 
 
@@ -188,10 +194,19 @@ def _chain(o, max_words):
 
 
 @njit(cache=True)
+def _my_team_is_mano(o):
+    """Whether the mano is of my team: my offset from the mano (the one-hot position) is even."""
+    for offset in range(0, 8, 2):
+        if o[POSITION + offset] == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _row_of(o, row_of_code, player, max_raises):
-    """The table row of this decision and whether it is an opening; row -1 where the table is not used."""
-    i_am_mano = o[POSITION] == 1
-    me = 0 if i_am_mano else 1
+    """The table row of this decision and whether it is an opening; row -1 where the table is not used.
+    In teams the table's mano is the mano's team and its pie the other (train.cfr.envido_teams)."""
+    me = 0 if _my_team_is_mano(o) else 1
     code, opener, words, double = _chain(o, max_raises + 1)
     if code < 0:
         return -1, False
@@ -204,7 +219,7 @@ def _row_of(o, row_of_code, player, max_raises):
         kind = EX_KIND + (3 if double else 1)  # answering the envido, or the double call that opened it
         if not (o[PHASE + 2] == 1 and o[kind] == 1 and o[EX_MINE] == 1 and (words == 1 or not double)):
             return -1, False
-        opener_role = me if opener == 0 else 1 - me
+        opener_role = me if opener % 2 == 0 else 1 - me  # relative seats of my team are even
         row = row_of_code[opener_role, code]
         opening = False
     if row < 0 or player[row] != me:
@@ -266,7 +281,7 @@ def _answer_todo_dicho(p, mask, accept):
 
 @njit(cache=True)
 def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value, target, max_raises, suit, value,
-              todo_dicho, has_todo_dicho, used):
+              todo_dicho, has_todo_dicho, team_size, used):
     """The base's ``probs`` (rows of the batch) with the table's envido in place, where it applies;
     ``used[i]`` says where it did: 0 not used, ``USED_OPENING`` (the table says whether to open and
     with what, the base's other actions share the rest), ``USED_ANSWER`` (the table answers; after
@@ -275,17 +290,18 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
     for i in range(n):
         used[i] = 0
         o = obs[i]
-        if o[TEAM_SIZE] != 1 or o[TARGET] != target:
+        if o[TEAM_SIZE + team_size - 1] != 1 or o[TARGET] != target:  # team_size: one-hot 1..3
             continue
         mask = masks[i]
         if mask[A.FLOR]:  # a flor to sing comes first (A8) and cancels the envido (A9)
             continue
         if has_todo_dicho and mask[A.SIN_LEY_PASO_Y_QUIERO] and _todo_dicho_unanswered(o):
             t = type_of_value[_my_envido(o, suit, value)]
+            mano = _my_team_is_mano(o)
             mine, rival = o[SCORE], o[SCORE + 1]
-            a, b = (mine, rival) if o[POSITION] == 1 else (rival, mine)
+            a, b = (mine, rival) if mano else (rival, mine)
             if t >= 0 and a < target and b < target:
-                if _answer_todo_dicho(probs[i], mask, todo_dicho[a, b, 0 if o[POSITION] == 1 else 1, t]):
+                if _answer_todo_dicho(probs[i], mask, todo_dicho[a, b, 0 if mano else 1, t]):
                     used[i] = USED_ANSWER
             continue
         may_open = False
@@ -303,7 +319,7 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
         if t < 0:
             continue
         mine, rival = o[SCORE], o[SCORE + 1]
-        a, b = (mine, rival) if o[POSITION] == 1 else (rival, mine)
+        a, b = (mine, rival) if _my_team_is_mano(o) else (rival, mine)
         if a >= target or b >= target:
             continue
         strat = strategies[a, b, row]
@@ -383,50 +399,117 @@ def sample_probs(probs, masks, u, out):
         out[i] = last
 
 
+_KEEP = object()  # set_blind_play: a setting not given
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+
+
+def _tables_by_size(given, what: str) -> dict[int, EnvidoTable]:
+    """One table (a table or its path) or several, one per team size (a tuple or list), by team size."""
+    if given is None:
+        return {}
+    out: dict[int, EnvidoTable] = {}
+    for t in given if isinstance(given, (tuple, list)) else (given,):
+        t = t if isinstance(t, EnvidoTable) else EnvidoTable(t)
+        if t.team_size in out:
+            raise ValueError(f"two {what}s for {t.team_size} contra {t.team_size}: {out[t.team_size].path} and {t.path}")
+        out[t.team_size] = t
+    return out
+
+
+def _first(tables: dict[int, EnvidoTable]) -> EnvidoTable | None:
+    return tables[min(tables)] if tables else None
+
+
 class EnvidoTablePolicy:
-    """``base`` (a policy with ``action_probs``) with the envido played from ``table`` (mano a mano),
-    and from ``blind_table`` against a rival who left ``blind_leaves`` manos of the juego (and at
-    least ``blind_leave_rate`` of the manos finished), and in the juego's first ``blind_first_manos``
-    manos whoever the rival (``prior_table`` there instead, if given)."""
+    """``base`` (a policy with ``action_probs``) with the envido played from ``table``, and from
+    ``blind_table`` against a rival who left ``blind_leaves`` manos of the juego (and at least
+    ``blind_leave_rate`` of the manos finished), and in the juego's first ``blind_first_manos`` manos
+    whoever the rival (``prior_table`` there instead, if given). Each may be one table or one per
+    team size (a tuple): each plays at its own size (``EnvidoTable.team_size``). A size without a
+    blind or prior table plays its table there, and a size without a table (a blind table alone,
+    say) leaves the base those rows."""
 
     tradition = "argentino"
 
-    def __init__(self, base, table: EnvidoTable | str | Path = SHIPPED_TABLE, seed: int = 0, name: str | None = None,
-                 blind_table: EnvidoTable | str | Path | None = None, blind_leaves: int = 2,
-                 blind_leave_rate: float = 0.0, blind_first_manos: int = 0,
-                 prior_table: EnvidoTable | str | Path | None = None):
+    def __init__(self, base, table=SHIPPED_TABLE, seed: int = 0, name: str | None = None,
+                 blind_table=None, blind_leaves: int | dict[int, int] = 2, blind_leave_rate: float = 0.0, blind_first_manos: int = 0,
+                 prior_table=None):
         if not hasattr(base, "action_probs"):
             raise ValueError(f"the envido table needs a base policy with action_probs, got {type(base).__name__}")
         self.base = base
-        self.table = table if isinstance(table, EnvidoTable) else EnvidoTable(table)
-        # against a rival who has left manos this juego (blind play, as random's): this table instead
-        self.blind_table = blind_table if blind_table is None or isinstance(blind_table, EnvidoTable) else \
-            EnvidoTable(blind_table)
-        if self.blind_table is not None and self.blind_table.target != self.table.target:
-            raise ValueError("the blind rival's table and the table are for different targets")
-        # the sign: the rival left at least blind_leaves manos, and at least blind_leave_rate of those finished.
-        # Two leaves, not one: a rival who left once on purpose to meet the blind table won 78% of juegos
-        # against it (72% without the trick); leaving twice gained him nothing (docs/league.md)
-        if int(blind_leaves) != blind_leaves or blind_leaves < 1 or not 0.0 <= blind_leave_rate <= 1.0:
-            raise ValueError(f"blind_leaves must be an integer >= 1 and blind_leave_rate in [0, 1], got "
-                             f"{blind_leaves!r} and {blind_leave_rate!r}")
-        self.blind_leaves, self.blind_leave_rate = int(blind_leaves), float(blind_leave_rate)
-        # the prior: before the record can show the sign, the rival may be blind. Random shows it late
-        # (two leaves by the fifth mano in most juegos) and takes most of its points in the first manos
-        if int(blind_first_manos) != blind_first_manos or blind_first_manos < 0:
-            raise ValueError(f"blind_first_manos must be an integer >= 0, got {blind_first_manos!r}")
-        if blind_first_manos and self.blind_table is None:
-            raise ValueError("blind_first_manos needs a blind_table")
-        self.blind_first_manos = int(blind_first_manos)
-        self.prior_table = prior_table if prior_table is None or isinstance(prior_table, EnvidoTable) else \
-            EnvidoTable(prior_table)
-        if self.prior_table is not None and (not self.blind_first_manos or self.prior_table.target != self.table.target):
-            raise ValueError("a prior_table plays the first blind_first_manos manos (give them) at the table's target")
+        self.tables = _tables_by_size(table, "table")
+        if not self.tables:
+            raise ValueError("the envido table policy needs a table")
+        # against a rival who has left manos this juego (blind play, as random's): these tables instead
+        self.blind_tables = _tables_by_size(blind_table, "blind table")
+        self.target = self.table.target
+        for t in self.blind_tables.values():
+            if t.target != self.target:
+                raise ValueError("the blind rival's table and the table are for different targets")
+        self.blind_leaves, self.blind_leave_rate, self.blind_first_manos, self.prior_tables = 2, 0.0, 0, {}
+        self.set_blind_play(blind_leaves=blind_leaves, blind_leave_rate=blind_leave_rate,
+                            blind_first_manos=blind_first_manos, prior_table=prior_table)
         self.name = name or f"{getattr(base, 'name', 'base')}+envido"
         if hasattr(base, "team_sizes"):
             self.team_sizes = base.team_sizes
         self.rng = np.random.default_rng(seed)
         self.used = 0  # decisions the table took (counted, for the studies)
+
+    # the smallest team size's tables (mano a mano's, where there is one): what the 1v1 studies vary
+    @property
+    def table(self) -> EnvidoTable:
+        return _first(self.tables)
+
+    @property
+    def blind_table(self) -> EnvidoTable | None:
+        return _first(self.blind_tables)
+
+    @property
+    def prior_table(self) -> EnvidoTable | None:
+        return _first(self.prior_tables)
+
+    def set_blind_play(self, *, blind_leaves=_KEEP, blind_leave_rate=_KEEP, blind_first_manos=_KEEP,
+                       prior_table=_KEEP) -> None:
+        """Change when the blind and prior tables play (the settings not given stay; ``prior_table``
+        replaces every size's), checked as a whole before any is set: the constructor and the
+        studies that vary them use this one check."""
+        leaves = self.blind_leaves if blind_leaves is _KEEP else blind_leaves
+        rate = self.blind_leave_rate if blind_leave_rate is _KEEP else blind_leave_rate
+        first = self.blind_first_manos if blind_first_manos is _KEEP else blind_first_manos
+        priors = self.prior_tables if prior_table is _KEEP else _tables_by_size(prior_table, "prior table")
+        # the sign: the rival left at least blind_leaves manos, and at least blind_leave_rate of those finished.
+        # Two leaves, not one: a rival who left once on purpose to meet the blind table won 78% of juegos
+        # against it (72% without the trick); leaving twice gained him nothing (docs/league.md). One
+        # number for every team size, or one per size ({1: 2, 2: 3}: a player leaves alone in a team, A30)
+        per_size = leaves if isinstance(leaves, dict) else dict.fromkeys((1, 2, 3), leaves)
+        if not per_size or any(k not in (1, 2, 3) or not _is_int(v) or v < 1 for k, v in per_size.items()) \
+                or not _is_number(rate) or not 0.0 <= rate <= 1.0:
+            raise ValueError(f"blind_leaves must be an integer >= 1 (or one per team size 1-3) and blind_leave_rate "
+                             f"in [0, 1], got {leaves!r} and {rate!r}")
+        if missing := sorted(set(self.blind_tables) - set(per_size)):
+            raise ValueError(f"blind_leaves gives no number for {missing[0]} contra {missing[0]}, which has a blind table")
+        # the prior: before the record can show the sign, the rival may be blind. Random shows it late
+        # (two leaves by the fifth mano in most juegos) and takes most of its points in the first manos
+        if not _is_int(first) or first < 0:
+            raise ValueError(f"blind_first_manos must be an integer >= 0, got {first!r}")
+        if first and not self.blind_tables:
+            raise ValueError("blind_first_manos needs a blind_table")
+        if priors and not first:
+            raise ValueError("a prior_table plays the juego's first blind_first_manos manos: give them (k >= 1)")
+        for prior in priors.values():
+            if prior.target != self.target:
+                raise ValueError(f"{prior.path}: a prior table for target {prior.target}, the bot plays to "
+                                 f"{self.target}")
+        self.blind_leaves = {k: int(v) for k, v in per_size.items()} if isinstance(leaves, dict) else int(leaves)
+        self.blind_leave_rate = float(rate)
+        self.blind_first_manos, self.prior_tables = int(first), priors
 
     def action_probs(self, observations, action_masks) -> np.ndarray:
         obs = np.ascontiguousarray(observations, dtype=np.int8)
@@ -437,23 +520,36 @@ class EnvidoTablePolicy:
         return probs
 
     def mix(self, obs: np.ndarray, masks: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """``EnvidoTable.mix`` with the table for this row's rival: the blind table where he showed the
-        sign, the prior table (or the blind one) in the juego's first manos, else the table."""
-        if self.blind_table is None:
-            return self.table.mix(obs, masks, probs)
-        leaves = obs[:, RIVAL_LEAVES].astype(np.int64)
-        sign = (leaves >= self.blind_leaves) & (leaves >= self.blind_leave_rate * obs[:, RECORD_MANOS])
-        early = ~sign & (obs[:, RECORD_MANOS] < self.blind_first_manos)
-        if not sign.any() and not early.any():
-            return self.table.mix(obs, masks, probs)
+        """``EnvidoTable.mix`` with the table for this row's team size and rival: the blind table where
+        he showed the sign, the prior table (or the blind one) in the juego's first manos, else the
+        table. Each table leaves the rows of other team sizes alone."""
         used = np.zeros(obs.shape[0], dtype=np.int64)
-        prior = self.blind_table if self.prior_table is None else self.prior_table
-        for rows, table in ((np.flatnonzero(~sign & ~early), self.table), (np.flatnonzero(sign), self.blind_table),
-                            (np.flatnonzero(early), prior)):
-            if rows.size:
-                part = np.ascontiguousarray(probs[rows])
-                used[rows] = table.mix(np.ascontiguousarray(obs[rows]), np.ascontiguousarray(masks[rows]), part)
-                probs[rows] = part
+        leaves = obs[:, RIVAL_LEAVES].astype(np.int64)
+        for size in sorted({*self.tables, *self.blind_tables, *self.prior_tables}):
+            need = self.blind_leaves if isinstance(self.blind_leaves, int) else self.blind_leaves.get(size, 0)
+            # a size without a blind table may be left out of blind_leaves: it shows no sign (need 0 would be any row)
+            sign = (leaves >= need) & (leaves >= self.blind_leave_rate * obs[:, RECORD_MANOS]) & (need > 0)
+            early = ~sign & (obs[:, RECORD_MANOS] < self.blind_first_manos)
+            table, blind = self.tables.get(size), self.blind_tables.get(size)
+            prior = self.prior_tables.get(size, blind)
+            plain = np.ones(obs.shape[0], dtype=np.bool_)
+            routes = [(plain, table)]  # no table at this size: the base plays those rows
+            if blind is not None:
+                plain &= ~sign
+                routes.append((sign, blind))
+            if prior is not None:
+                plain &= ~early
+                routes.append((early, prior))
+            if len(routes) == 1:
+                used = np.maximum(used, table.mix(obs, masks, probs))
+                continue
+            for which, t in routes:
+                rows = np.flatnonzero(which)
+                if rows.size and t is not None:
+                    part = np.ascontiguousarray(probs[rows])
+                    used[rows] = np.maximum(used[rows], t.mix(np.ascontiguousarray(obs[rows]),
+                                                              np.ascontiguousarray(masks[rows]), part))
+                    probs[rows] = part
         return used
 
     def act_batch(self, observations, action_masks, keys=None) -> np.ndarray:

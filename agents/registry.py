@@ -78,10 +78,17 @@ ARGENTINO_BOT_SIZES = (1, 2)
 # its envido against a rival who left two manos (random's blind play): train.cfr.envido_argentino with
 # --rival random --blind-share (docs/league.md, "Against random: a table for the blind rival")
 ARGENTINO_BLIND_TABLE = CHECKPOINTS / "envido_argentino_1v1_blind.npz"
+# ... and 2 contra 2, in the team abstraction of train.cfr.envido_teams (--team-size 2; docs/league.md,
+# "2 contra 2: the envido tables of the team"); at 2 contra 2 it plays no other table
+ARGENTINO_BLIND_TABLE_2V2 = CHECKPOINTS / "envido_argentino_2v2_blind.npz"
+# the sign: the leaves (al mazo) of the rival's team in the juego, by team size. Three in a team: there
+# a player may leave alone (A30) and a rival who left twice on purpose won 2.3 points more against it
+ARGENTINO_BLIND_LEAVES = {1: 2, 2: 3}
 # ... and in the juego's first manos, before the sign can show, a table for a rival blind with chance
 # 0.7 (--mixture-of; docs/league.md, "The first manos: a prior over the rival's kind")
 ARGENTINO_BLIND_FIRST_MANOS = 5
 ARGENTINO_PRIOR_TABLE = CHECKPOINTS / "envido_argentino_1v1_prior.npz"
+ARGENTINO_PRIOR_TABLE_2V2 = CHECKPOINTS / "envido_argentino_2v2_prior.npz"
 ARGENTINO_LEAGUE1_BOT = CHECKPOINTS / "ppo_argentino.pt"  # the one before it (configs/ppo_argentino_league.toml)
 ARGENTINO_1V1_BOT = CHECKPOINTS / "ppo_argentino_1v1.pt"  # the one before both (configs/ppo_argentino_1v1.toml)
 
@@ -103,28 +110,30 @@ def _shipped_ppo(name: str, path: Path, **kw):
     return make
 
 
-def _shipped_ppo_with_envido_table(name: str, path: Path, blind_table: Path | None = None, blind_first_manos: int = 0,
-                                   prior_table: Path | None = None, **kw):
+def _shipped_ppo_with_envido_table(name: str, path: Path, blind_table: tuple[Path, ...] = (),
+                                   blind_first_manos: int = 0, prior_table: tuple[Path, ...] = (),
+                                   blind_leaves: int | dict[int, int] = 2, **kw):
     """A shipped PPO bot trained with its envido played from the solved table (``envido_table``,
-    train/ppo/table_envido.py), played the same way (agents.envido_table); with ``blind_table``,
-    that table plays the envido against a rival who has left two manos of the juego (blind play),
-    and ``prior_table`` (or the blind table) in the juego's first ``blind_first_manos`` manos."""
+    train/ppo/table_envido.py), played the same way (agents.envido_table); with ``blind_table`` (one
+    per team size), that table plays the envido against a rival who has left two manos of the juego
+    (blind play; ``blind_leaves`` the leaves asked, by team size), and ``prior_table`` (or the blind
+    table) in the juego's first ``blind_first_manos`` manos."""
     network = _shipped_ppo(name, path, **kw)
 
     def make(seed: int):
         policy = network(seed)
         if policy.envido_table is None:
             raise ValueError(f"policy {name!r}: {path} was not trained with an envido table")
-        for table in (blind_table, prior_table):
-            if table is not None:
-                _shipped(name, table)
-        return _with_its_envido_table(policy, seed, name, blind_table, blind_first_manos, prior_table)
+        for table in (*blind_table, *prior_table):
+            _shipped(name, table)
+        return _with_its_envido_table(policy, seed, name, blind_table, blind_first_manos, prior_table, blind_leaves)
 
     return make
 
 
-def _with_its_envido_table(policy, seed: int, name: str, blind_table: Path | None = None,
-                           blind_first_manos: int = 0, prior_table: Path | None = None):
+def _with_its_envido_table(policy, seed: int, name: str, blind_table: tuple[Path, ...] = (),
+                           blind_first_manos: int = 0, prior_table: tuple[Path, ...] = (),
+                           blind_leaves: int | dict[int, int] = 2):
     """A checkpoint trained with its envido from a solved table (``envido_table``), played with that
     table: the path it recorded, from here or from the project's root (a table that is not there
     is a clear error, never another table)."""
@@ -135,8 +144,9 @@ def _with_its_envido_table(policy, seed: int, name: str, blind_table: Path | Non
     table = next((c for c in candidates if c.exists()), None)
     if table is None:
         raise ValueError(f"{name}: trained with the envido table {str(recorded)!r}, which is not there")
-    return EnvidoTablePolicy(policy, table, seed=seed + 1, name=name, blind_table=blind_table,
-                             blind_first_manos=blind_first_manos, prior_table=prior_table)
+    return EnvidoTablePolicy(policy, table, seed=seed + 1, name=name, blind_table=blind_table or None,
+                             blind_first_manos=blind_first_manos, prior_table=prior_table or None,
+                             blind_leaves=blind_leaves)
 
 
 def _shipped_cfr(name: str, **how):
@@ -200,9 +210,11 @@ BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_wi
         "argentino": {"heuristic": _heuristic_argentino, "heuristic_bluffer": _heuristic_argentino_bluffer,
                       "heuristic_faltero": _heuristic_argentino_faltero,
                       "heuristic_enviador": _heuristic_argentino_enviador,
-                      "ppo": _shipped_ppo_with_envido_table("ppo", ARGENTINO_BOT, blind_table=ARGENTINO_BLIND_TABLE,
+                      "ppo": _shipped_ppo_with_envido_table("ppo", ARGENTINO_BOT,
+                                                            blind_table=(ARGENTINO_BLIND_TABLE, ARGENTINO_BLIND_TABLE_2V2),
                                                             blind_first_manos=ARGENTINO_BLIND_FIRST_MANOS,
-                                                            prior_table=ARGENTINO_PRIOR_TABLE,
+                                                            prior_table=(ARGENTINO_PRIOR_TABLE, ARGENTINO_PRIOR_TABLE_2V2),
+                                                            blind_leaves=ARGENTINO_BLIND_LEAVES,
                                                             tradition="argentino", team_sizes=ARGENTINO_BOT_SIZES),
                       "ppo_league1": _shipped_ppo("ppo_league1", ARGENTINO_LEAGUE1_BOT, tradition="argentino",
                                                   team_sizes=ARGENTINO_BOT_SIZES),

@@ -41,10 +41,7 @@ def tiny():
 ENVIDO_TABLE_TARGET = 8  # juegos to 8: the envido table of the tests is solved in a few seconds
 
 
-@pytest.fixture(scope="session")
-def envido_table_path(tmp_path_factory):
-    """An envido table of truco argentino (train.cfr.envido_argentino) for juegos to
-    ``ENVIDO_TABLE_TARGET``, with a made-up points distribution for the rest of the mano."""
+def _test_envido_table(tmp_path_factory, team_size):
     import numpy as np
 
     from train.cfr import envido_argentino as E
@@ -55,10 +52,24 @@ def envido_table_path(tmp_path_factory):
     points[1, 0] = points[0, 1] = 0.25
     points[2, 0] = points[0, 2] = 0.15
     points[3, 0] = points[0, 3] = 0.1
-    cfg = E.EnvidoSolveConfig(target=target, iterations=200, todo_dicho=True)
-    path = tmp_path_factory.mktemp("envido") / "table.npz"
+    cfg = E.EnvidoSolveConfig(target=target, iterations=200, todo_dicho=True, team_size=team_size,
+                              deal_samples=200_000)
+    path = tmp_path_factory.mktemp("envido") / f"table_{team_size}v{team_size}.npz"
     write_npz_atomic(path, E.table_arrays(cfg, E.solve_juego(cfg, points), points), compressed=True)
     return path
+
+
+@pytest.fixture(scope="session")
+def envido_table_path(tmp_path_factory):
+    """An envido table of truco argentino (train.cfr.envido_argentino) for juegos to
+    ``ENVIDO_TABLE_TARGET``, with a made-up points distribution for the rest of the mano."""
+    return _test_envido_table(tmp_path_factory, 1)
+
+
+@pytest.fixture(scope="session")
+def envido_table_2v2_path(tmp_path_factory):
+    """The same at 2 contra 2: the team abstraction of train.cfr.envido_teams (200,000 deals)."""
+    return _test_envido_table(tmp_path_factory, 2)
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -49,9 +49,11 @@ def _slice(o, name):
 def twin(o, mask, p, table, sk):
     """The table's decision read the long way: (used, probabilities, the skeleton's legal slots or None)."""
     p = p.copy()
-    if _slice(o, "team_size")[0] != 1 or _part(o, "target_falta.target")[0] != table.target or mask[A.FLOR]:
+    if _slice(o, "team_size")[table.team_size - 1] != 1 or _part(o, "target_falta.target")[0] != table.target \
+            or mask[A.FLOR]:
         return False, p, None
-    i_am_mano = _slice(o, "position")[0] == 1
+    # in teams the table's mano is the mano's team: my offset from the mano is even
+    i_am_mano = int(np.argmax(_slice(o, "position"))) % 2 == 0
     me = 0 if i_am_mano else 1
     history = [(int(s) - 1, int(a) - 1) for s, a in _slice(o, "history") if s]
     words_said = [a for _, a in history if a not in SENAS]
@@ -83,7 +85,7 @@ def twin(o, mask, p, table, sk):
     else:
         if not answering:
             return False, p, None
-        opener_role, opening = (me if chain[0][0] == 0 else 1 - me), False
+        opener_role, opening = (me if chain[0][0] % 2 == 0 else 1 - me), False
     node = sk.node_of_code[opener_role, code]
     if node < 0 or sk.player[node] != me:
         return False, p, None
@@ -169,11 +171,16 @@ def _random_play(table_path, team_size=1, steps=400, seed=0, target=TARGET):
         env.step(actions)
 
 
-def test_the_kernel_is_its_twin_and_the_table_legality_is_the_engines(table_path):
-    table, sk = EnvidoTable(table_path), E.build_skeleton(3)
+@pytest.mark.parametrize("team_size", [1, 2])
+def test_the_kernel_is_its_twin_and_the_table_legality_is_the_engines(table_path, envido_table_2v2_path, team_size):
+    """Mano a mano, and at 2 contra 2 with the team table (the mano's team is the table's mano; an
+    opener of my team is at an even relative seat)."""
+    path = table_path if team_size == 1 else envido_table_2v2_path
+    table, sk = EnvidoTable(path), E.build_skeleton(3)
+    assert table.team_size == team_size
     base = UniformBase()
     used = {"opening": 0, "answer": 0, "double": 0, "todo dicho": 0}
-    for obs, mask, probs, _ in _random_play(table_path, steps=400):
+    for obs, mask, probs, _ in _random_play(path, team_size=team_size, steps=400):
         base_p = base.action_probs(obs, mask)
         for i in range(obs.shape[0]):
             applies, expected, legal = twin(obs[i], mask[i], base_p[i], table, sk)
@@ -196,9 +203,10 @@ def test_the_kernel_is_its_twin_and_the_table_legality_is_the_engines(table_path
     assert used["opening"] > 100 and used["answer"] > 100 and used["double"] > 20 and used["todo dicho"] > 20
 
 
-def test_not_used_in_2v2_nor_at_another_target(table_path):
-    for team_size, target in ((2, TARGET), (1, 10)):
-        seen = list(_random_play(table_path, team_size=team_size, steps=60, target=target))
+def test_not_used_at_another_team_size_nor_at_another_target(table_path, envido_table_2v2_path):
+    for path, team_size, target in ((table_path, 2, TARGET), (table_path, 1, 10), (envido_table_2v2_path, 1, TARGET),
+                                    (envido_table_2v2_path, 2, 10)):
+        seen = list(_random_play(path, team_size=team_size, steps=60, target=target))
         for obs, mask, probs, _ in seen:
             np.testing.assert_allclose(probs, UniformBase().action_probs(obs, mask))
         assert seen[-1][3].used == 0
@@ -237,9 +245,12 @@ def test_the_registry_adds_the_table_to_a_bot():
     assert pol.table.target == 30 and pol.table.flor and not pol.table.falta_match
     shipped = load_policy("ppo", tradition="argentino")  # the table already: "+envido" adds nothing
     assert shipped.blind_table is not None and shipped.blind_table.rival == "random"
-    assert shipped.blind_first_manos == ARGENTINO_BLIND_FIRST_MANOS > 0 and shipped.blind_leaves == 2
+    assert shipped.blind_first_manos == ARGENTINO_BLIND_FIRST_MANOS > 0 and shipped.blind_leaves == {1: 2, 2: 3}
     assert shipped.prior_table is not None and shipped.prior_table.rival.startswith("random with chance 0.7")
     assert shipped.prior_table.V_pie is not None and shipped.prior_table.has_todo_dicho
+    # 2 contra 2: the team's blind and prior tables (train.cfr.envido_teams), and no plain table there
+    assert sorted(shipped.tables) == [1] and sorted(shipped.blind_tables) == sorted(shipped.prior_tables) == [1, 2]
+    assert shipped.blind_tables[2].rival == "random" and shipped.prior_tables[2].rival.startswith("random with chance 0.7")
     assert pol.blind_table is not None and pol.table.path == shipped.table.path
     with pytest.raises(ValueError, match="action_probs"):
         load_policy("heuristic+envido", tradition="argentino")
@@ -324,11 +335,81 @@ def test_a_bad_blind_table_setting_is_refused(table_path, blind_table_path):
             EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, blind_first_manos=bad)
     with pytest.raises(ValueError, match="needs a blind_table"):
         EnvidoTablePolicy(UniformBase(), table_path, blind_first_manos=3)
-    with pytest.raises(ValueError, match="prior_table plays the first"):
+    with pytest.raises(ValueError, match="prior_table plays the juego's first"):
         EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, prior_table=blind_table_path)
+    with pytest.raises(ValueError, match="a prior table for target"):
+        EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, blind_first_manos=2,
+                          prior_table=_other_target(blind_table_path))
     with pytest.raises(ValueError, match="no envido table"):
         EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, blind_first_manos=2,
                           prior_table=table_path.parent / "missing.npz")
+
+
+def test_set_blind_play_keeps_what_is_not_given_and_refuses_as_a_whole(table_path, blind_table_path):
+    """The studies change the settings through ``set_blind_play``: the same checks as the constructor,
+    the settings not given stay, and a refused change leaves every setting as it was."""
+    bot = EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, blind_leaves=3,
+                            blind_first_manos=4, prior_table=blind_table_path)
+    prior = bot.prior_table
+    bot.set_blind_play(blind_leaves=1)
+    assert (bot.blind_leaves, bot.blind_leave_rate, bot.blind_first_manos, bot.prior_table) == (1, 0.0, 4, prior)
+    with pytest.raises(ValueError, match="prior_table plays the juego's first"):
+        bot.set_blind_play(blind_first_manos=0)  # the prior table would be left without its manos
+    with pytest.raises(ValueError, match="blind_first_manos must be"):
+        bot.set_blind_play(blind_leaves=2, blind_first_manos=-1)
+    assert (bot.blind_leaves, bot.blind_first_manos, bot.prior_table) == (1, 4, prior)
+    bot.set_blind_play(blind_first_manos=0, prior_table=None)
+    assert (bot.blind_first_manos, bot.prior_table) == (0, None)
+    with pytest.raises(ValueError, match="needs a blind_table"):
+        EnvidoTablePolicy(UniformBase(), table_path).set_blind_play(blind_first_manos=1)
+
+
+@pytest.mark.parametrize("team_size", [1, 2])
+def test_tables_of_two_team_sizes_each_play_at_their_own(table_path, envido_table_2v2_path, blind_table_path,
+                                                          team_size):
+    """One table per team size: at each size the bot plays as the bot with that size's table alone
+    (and its blind table, given for 1 contra 1 only: at 2 contra 2 the sign changes nothing)."""
+    both = EnvidoTablePolicy(UniformBase(), (table_path, envido_table_2v2_path), blind_table=blind_table_path,
+                             blind_leaves=1)
+    assert sorted(both.tables) == [1, 2] and both.table.team_size == 1
+    alone = EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, blind_leaves=1) \
+        if team_size == 1 else EnvidoTablePolicy(UniformBase(), envido_table_2v2_path)
+    used = 0
+    for obs, mask, _, _ in _random_play(table_path, team_size=team_size, steps=200, seed=6):
+        expected = alone.action_probs(obs, mask)
+        np.testing.assert_allclose(both.action_probs(obs, mask), expected)
+        used += int((np.abs(expected - UniformBase().action_probs(obs, mask)).max(axis=1) > 1e-6).sum())
+    assert used > 50
+
+
+@pytest.mark.parametrize("leaves", [1, 2])
+def test_a_blind_table_alone_at_a_size_plays_only_after_the_sign(table_path, envido_table_2v2_path, leaves):
+    """At 2 contra 2 with a blind table and no table: the base plays until the rival shows the sign
+    (the leaves asked at that size), then the blind table (here the 2v2 fixture in that role)."""
+    from agents.envido_table import RIVAL_LEAVES
+
+    bot = EnvidoTablePolicy(UniformBase(), table_path, blind_table=envido_table_2v2_path, blind_leaves={2: leaves})
+    team = EnvidoTablePolicy(UniformBase(), envido_table_2v2_path)
+    signed = 0
+    for obs, mask, _, _ in _random_play(table_path, team_size=2, steps=300, seed=7):
+        sign = obs[:, RIVAL_LEAVES] >= leaves
+        expected = np.where(sign[:, None], team.action_probs(obs, mask), UniformBase().action_probs(obs, mask))
+        np.testing.assert_allclose(bot.action_probs(obs, mask), expected)
+        signed += int((sign & (np.abs(expected - UniformBase().action_probs(obs, mask)).max(axis=1) > 1e-6)).sum())
+    assert signed > 20
+
+
+def test_tables_by_team_size_are_checked(table_path, envido_table_2v2_path, blind_table_path):
+    with pytest.raises(ValueError, match="two tables for 1 contra 1"):
+        EnvidoTablePolicy(UniformBase(), (table_path, blind_table_path))
+    with pytest.raises(ValueError, match="blind_leaves must be"):
+        EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, blind_leaves={4: 2})
+    with pytest.raises(ValueError, match="no number for 1 contra 1"):
+        EnvidoTablePolicy(UniformBase(), table_path, blind_table=blind_table_path, blind_leaves={2: 3})
+    with pytest.raises(ValueError, match="two blind tables for 1 contra 1"):
+        EnvidoTablePolicy(UniformBase(), table_path, blind_table=(blind_table_path, table_path))
+    with pytest.raises(ValueError, match="needs a table"):
+        EnvidoTablePolicy(UniformBase(), ())
 
 
 def _other_target(path):

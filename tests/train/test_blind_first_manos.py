@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from agents.registry import ARGENTINO_PRIOR_TABLE
 from train.studies.blind_first_manos import BlindFirstManosConfig, run
 
 
@@ -29,8 +30,10 @@ def test_bad_settings_are_clear_errors(tmp_path):
         run(BlindFirstManosConfig(opponents=(), out=out))
     with pytest.raises(ValueError, match="integers >= 0"):
         run(BlindFirstManosConfig(first_manos=(-1,), out=out))
-    with pytest.raises(ValueError, match="1 contra 1"):
-        run(BlindFirstManosConfig(team_size=2, out=out))
+    with pytest.raises(ValueError, match="argentino only"):
+        run(BlindFirstManosConfig(tradition="moteno", out=out))
+    with pytest.raises(ValueError, match="a table for 1 contra 1, the study plays 2 contra 2"):
+        run(BlindFirstManosConfig(team_size=2, prior_tables=(str(ARGENTINO_PRIOR_TABLE),), out=out))
     with pytest.raises(ValueError, match="no envido table"):
         run(BlindFirstManosConfig(prior_tables=("own", str(tmp_path / "missing.npz")), out=out))
     with pytest.raises(ValueError, match="no blind rival's table"):

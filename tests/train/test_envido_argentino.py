@@ -197,6 +197,21 @@ def test_the_command_writes_a_table_the_bot_reads_and_keeps_what_exists(tmp_path
         E.main([*argv, "--manos", "10", "--overwrite"])
 
 
+def test_the_command_at_2_contra_2_measures_there_and_writes_a_team_table(tmp_path):
+    """``--team-size 2``: the points measured at 2 contra 2, the deal of the team abstraction
+    (train.cfr.envido_teams), a table the bot plays at that size."""
+    from agents.envido_table import EnvidoTable
+
+    out, summary = tmp_path / "table.npz", tmp_path / "table.json"
+    result = E.main(["--points-of", "heuristic", "--manos", "1000", "--target", "6", "--iterations", "30",
+                     "--team-size", "2", "--deal-samples", "20000", "--out", str(out), "--summary", str(summary)])
+    table = EnvidoTable(out)
+    assert table.team_size == 2 and "2 contra 2" in result["description"]
+    assert 0 < result["juego_chance_of_the_first_mano"] < 1
+    with pytest.raises(ValueError, match="team_size must be 1, 2 or 3"):
+        E.main(["--team-size", "4", "--out", str(tmp_path / "x.npz"), "--summary", str(tmp_path / "x.json")])
+
+
 def test_the_shipped_table_is_this_skeletons_solution():
     """agents/checkpoints/envido_argentino_1v1.npz (python -m train.cfr.envido_argentino --points-of
     ppo_league1, then named ppo):
@@ -311,7 +326,8 @@ def _as_table(cfg, solved, Q):
     from types import SimpleNamespace
 
     return SimpleNamespace(V=solved["V"], V_pie=solved.get("V_pie"), Q=Q, target=cfg.target, flor=cfg.flor,
-                           falta_match=cfg.falta_match, max_raises=cfg.max_raises, path=Path("t.npz"), rival="")
+                           falta_match=cfg.falta_match, max_raises=cfg.max_raises, team_size=cfg.team_size, path=Path("t.npz"),
+                           rival="")
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The envido of truco argentino mano a mano, solved as a small game at every score.
+"""The envido of truco argentino, solved as a small game at every score (mano a mano, and teams abstracted).
 
 The PPO bots answer envidos by what their league taught them, and each league run's exploiter
 found the answer it could push (docs/league.md: a falta envido said with anything, refused by a
@@ -33,9 +33,11 @@ plays from (``agents.envido_table``).
 **What it does not model** (the table's bot falls back to its base policy there, documented in
 docs/rules and docs/league.md): chains longer than ``max_raises`` envido or real envido words, the
 envido said with the truco at once (A34) and todo dicho (A33), flor, the information in the cards
-played before the envido (the pie may open after seeing the mano's first card), the truco's
-dependence on what the envido showed, and 2 contra 2 (the envido there is the team's best,
-unknown to each player).
+played before the envido (the pie may open after seeing the mano's first card), and the truco's
+dependence on what the envido showed. At 2 or 3 contra (``team_size``) the envido is the team's
+best, unknown to each player: the game is then the abstraction of ``train.cfr.envido_teams``
+(each team one player whose type is the deciding partner's envido; what a partner's words tell
+and his own turn to open are not modelled).
 
 The skeleton tree is the same at every score (the legal slots change with the falta):
 slots 0 quiero (or, at an opening, paso), 1 no quiero, 2 envido, 3 real envido, 4 falta envido.
@@ -121,6 +123,16 @@ def envido_prior(flor: bool = True) -> np.ndarray:
 def showdown_beats() -> np.ndarray:
     """beats[tm, tp] = 1 where the mano's envido wins: the higher, ties to the mano (A27)."""
     return (ENVIDO_VALUES[:, None] >= ENVIDO_VALUES[None, :]).astype(np.float64)
+
+
+def deal_of(team_size: int, flor: bool, samples: int = 4_000_000, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(prior, beats) of the envido game: exact mano a mano, the team abstraction of
+    ``train.cfr.envido_teams`` at 2 or 3 contra (sampled; ``samples`` deals from ``seed``)."""
+    if team_size == 1:
+        return envido_prior(flor), showdown_beats()
+    from train.cfr.envido_teams import team_prior_beats
+
+    return team_prior_beats(team_size, TYPE_OF_VALUE, NUM_TYPES, flor, samples, seed)
 
 
 # -- the skeleton -------------------------------------------------------------------------------
@@ -313,7 +325,7 @@ def score_game(sk: Skeleton, prior: np.ndarray, beats: np.ndarray, U: np.ndarray
 
 @dataclass
 class EnvidoSolveConfig:
-    """The envido of truco argentino 1 contra 1 solved at every score; the table a bot plays from."""
+    """The envido of truco argentino solved at every score; the table a bot plays from."""
 
     points_of: str = "ppo_league1"
     """the bot whose self-play measures the points of the rest of the mano (registry name or checkpoint;
@@ -324,6 +336,12 @@ class EnvidoSolveConfig:
     the envido against a rival whose truco is that rival's (``solve_juego``); none: self-play"""
     manos: int = 100_000
     """manos of that self-play (or of the match against the rival)"""
+    team_size: int = 1
+    """players per team: at 2 (or 3) contra, the team abstraction of ``train.cfr.envido_teams`` (each
+    team one player whose type is the deciding partner's envido, the partners' hands chance at the
+    showdown), the points measured at that size, and the table played at that size only"""
+    deal_samples: int = 4_000_000
+    """deals sampled for the team abstraction's prior and showdown shares (``team_size`` > 1)"""
     target: int = 30
     flor: bool = True
     """flor is played (the engine's default option): hands with a flor are not envido types"""
@@ -360,17 +378,17 @@ class EnvidoSolveConfig:
 
 
 def measure_mano_points(policy, manos: int, target: int = 30, seed: int = 0, num_envs: int = 512,
-                        rival=None) -> np.ndarray:
+                        rival=None, team_size: int = 1) -> np.ndarray:
     """Q[tm, tp]: the distribution of the points the mano's side and the pie's side take in a mano
-    *besides the envido* (truco, flor, al mazo), in ``policy``'s self-play mano a mano (argentino,
-    default options). Manos that the envido ended (A35) are left out; points are cut at ``target``.
+    *besides the envido* (truco, flor, al mazo), in ``policy``'s self-play at ``team_size`` contra
+    ``team_size`` (argentino, default options). Manos that the envido ended (A35) are left out; points are cut at ``target``.
 
-    With a ``rival``, ``policy`` plays seat 0 against it and the result is two distributions:
+    With a ``rival``, ``policy`` plays team 0 against it and the result is two distributions:
     ``Q[0]`` of the manos where ``policy`` was mano, ``Q[1]`` where the rival was (``solve_juego``)."""
     from truque_env.policy import act_batch
     from truque_env.vector import VectorEnv
 
-    env = VectorEnv(num_envs, tradition="argentino", team_size=1, target=target, episode="juego", seed=seed)
+    env = VectorEnv(num_envs, tradition="argentino", team_size=team_size, target=target, episode="juego", seed=seed)
     env.reset(seed=seed)
     L, step = env.spec.layout, env.spec.batch.step_unchecked_tables
     counts = np.zeros((1 if rival is None else 2, target + 1, target + 1))
@@ -395,7 +413,7 @@ def measure_mano_points(policy, manos: int, target: int = 30, seed: int = 0, num
         mano_team = after[r, L.MANO_SEAT].astype(np.int64) % 2
         tm, tp = rest[np.arange(r.size), mano_team], rest[np.arange(r.size), 1 - mano_team]
         keep = (tm + tp) > 0
-        which = np.zeros(r.size, dtype=np.int64) if rival is None else mano_team  # seat 0 is team 0
+        which = np.zeros(r.size, dtype=np.int64) if rival is None else mano_team  # the policy is team 0
         np.add.at(counts, (which[keep], np.minimum(tm[keep], target), np.minimum(tp[keep], target)), 1.0)
         seen += int(keep.sum())
     Q = counts / counts.sum(axis=(1, 2), keepdims=True)
@@ -429,7 +447,7 @@ def solve_juego(cfg: EnvidoSolveConfig, Q: np.ndarray, progress=None) -> dict:
     then the bot's chance as mano and ``V_pie[a, b]`` its chance as pie (the rival mano at a)."""
     T = cfg.target
     sk = build_skeleton(cfg.max_raises)
-    prior, beats = envido_prior(cfg.flor), showdown_beats()
+    prior, beats = deal_of(cfg.team_size, cfg.flor, cfg.deal_samples, cfg.seed)
     Q = np.asarray(Q, dtype=np.float64)
     pair = Q if Q.ndim == 3 else Q[None]
     if pair.shape[0] not in (1, 2) or pair.shape[1:] != (T + 1, T + 1) or any(
@@ -506,16 +524,16 @@ def solve_mixture(cfg: EnvidoSolveConfig, rational, blind, progress=None) -> dic
     T = cfg.target
     if rational.V_pie is not None or blind.V_pie is None or np.ndim(blind.Q) != 3:
         raise ValueError("mixture_of takes a self-play table, then a table solved against a rival (--rival)")
+    game_of = (T, cfg.flor, cfg.falta_match, cfg.max_raises, cfg.team_size)
     for table in (rational, blind):
-        if (table.target, table.flor, table.falta_match, table.max_raises) != (T, cfg.flor, cfg.falta_match,
-                                                                                cfg.max_raises):
-            raise ValueError(f"{table.path}: solved for another game (target, flor, falta_match, max_raises) than "
-                             f"{(T, cfg.flor, cfg.falta_match, cfg.max_raises)}")
+        if (table.target, table.flor, table.falta_match, table.max_raises, table.team_size) != game_of:
+            raise ValueError(f"{table.path}: solved for another game (target, flor, falta_match, max_raises, "
+                             f"team_size) than {game_of}")
     if not 0.0 <= cfg.blind_share <= 1.0 or not 0.0 <= 3 * cfg.blind_opening <= 1.0:
         raise ValueError(f"blind_share must be in [0, 1] and blind_opening in [0, 1/3], got {cfg.blind_share} "
                          f"and {cfg.blind_opening}")
     sk = build_skeleton(cfg.max_raises)
-    prior, beats = envido_prior(cfg.flor), showdown_beats()
+    prior, beats = deal_of(cfg.team_size, cfg.flor, cfg.deal_samples, cfg.seed)
     Vr, Qr = np.asarray(rational.V, dtype=np.float64), np.asarray(rational.Q, dtype=np.float64)
     # the blind game's mano chance by who is mano: [0] the bot, [1] the rival (solve_juego's V)
     Vb = np.stack([np.asarray(blind.V, dtype=np.float64), 1.0 - np.asarray(blind.V_pie, dtype=np.float64)])
@@ -564,7 +582,7 @@ def table_arrays(cfg: EnvidoSolveConfig, solved: dict, Q: np.ndarray) -> dict:
     return {
         "format": np.array(TABLE_FORMAT), "version": np.array(TABLE_VERSION),
         "target": np.array(cfg.target), "flor": np.array(cfg.flor), "falta_match": np.array(cfg.falta_match),
-        "max_raises": np.array(cfg.max_raises),
+        "max_raises": np.array(cfg.max_raises), "team_size": np.array(cfg.team_size),
         "envido_values": ENVIDO_VALUES,
         "strategies": solved["strategies"].astype(np.float16),
         **({"todo_dicho": solved["todo_dicho"].astype(np.float16)} if cfg.todo_dicho else {}),
@@ -590,6 +608,9 @@ def run(cfg: EnvidoSolveConfig) -> dict:
     if cfg.manos < 1000 or cfg.iterations < 1 or cfg.target < 2:
         raise ValueError(f"manos must be >= 1000, iterations >= 1 and target >= 2 (got {cfg.manos}, {cfg.iterations}, "
                          f"{cfg.target})")
+    if cfg.team_size not in (1, 2, 3) or cfg.deal_samples < 1000:
+        raise ValueError(f"team_size must be 1, 2 or 3 and deal_samples >= 1000 (got {cfg.team_size}, "
+                         f"{cfg.deal_samples})")
     if cfg.mixture_of is not None and cfg.rival is not None:
         raise ValueError("mixture_of reads both kinds' points from its tables: give no rival")
     check_new_output(cfg.out, cfg.overwrite)
@@ -599,7 +620,7 @@ def run(cfg: EnvidoSolveConfig) -> dict:
     if cfg.mixture_of is None:
         rival = None if cfg.rival is None else load_policy(cfg.rival, seed=cfg.seed + 1, tradition="argentino")
         Q = measure_mano_points(load_policy(cfg.points_of, seed=cfg.seed, tradition="argentino"), cfg.manos,
-                                cfg.target, cfg.seed, rival=rival)
+                                cfg.target, cfg.seed, rival=rival, team_size=cfg.team_size)
     else:
         from agents.envido_table import EnvidoTable
 
@@ -623,7 +644,9 @@ def run(cfg: EnvidoSolveConfig) -> dict:
     write_npz_atomic(cfg.out, arrays, compressed=True)
     expl = solved["exploitability"]
     summary = {
-        "description": "the envido of truco argentino 1 contra 1 solved by CFR+ at every score (train.cfr.envido_argentino)",
+        "description": f"the envido of truco argentino {cfg.team_size} contra {cfg.team_size} solved by CFR+ at every "
+                       "score (train.cfr.envido_argentino" + (", the team abstraction of train.cfr.envido_teams)"
+                                                              if cfg.team_size > 1 else ")"),
         "table": str(cfg.out),
         **({"mano_points": {"manos": cfg.manos, **_points_summary(Q if Q.ndim == 2 else Q[0], cfg.target)}}
            if cfg.mixture_of is None else {"mixture_of": [str(p) for p in cfg.mixture_of]}),

@@ -59,13 +59,16 @@ def run(cfg: BlindFirstManosConfig) -> dict:
                          f"{list(cfg.opponents)}, {list(cfg.first_manos)}, {list(cfg.seeds)}, {cfg.juegos!r})")
     if any(int(k) != k or k < 0 for k in cfg.first_manos):
         raise ValueError(f"first_manos must be integers >= 0, got {list(cfg.first_manos)}")
-    if cfg.tradition != "argentino" or cfg.team_size != 1:
-        raise ValueError("the envido tables play truco argentino 1 contra 1 only, not "
-                         f"{cfg.tradition} {cfg.team_size} contra {cfg.team_size}")
+    if cfg.tradition != "argentino":
+        raise ValueError(f"the envido tables play truco argentino only, not {cfg.tradition}")
     from agents.envido_table import EnvidoTable
 
-    # a missing or corrupt table: a clear error, before anything is played
+    # a missing or corrupt table, or one of another size: a clear error, before anything is played
     tables = {p: EnvidoTable(p) for p in cfg.prior_tables if p not in ("own", "blind")}
+    for path, table in tables.items():
+        if table.team_size != cfg.team_size:
+            raise ValueError(f"{path}: a table for {table.team_size} contra {table.team_size}, the study plays "
+                             f"{cfg.team_size} contra {cfg.team_size}")
     check_new_output(cfg.out, cfg.overwrite)
     load_before = os.getloadavg()
     rows: dict = {}
@@ -75,14 +78,15 @@ def run(cfg: BlindFirstManosConfig) -> dict:
             rows[opponent][str(seed)] = {}
             for k, prior in _settings(cfg):
                 bot = load_policy(cfg.policy, seed=seed + 1, tradition=cfg.tradition)
-                if getattr(bot, "blind_table", None) is None:
-                    raise ValueError(f"{cfg.policy} plays no blind rival's table: there is no prior to set")
-                bot.blind_first_manos = int(k)
-                if prior != "own":
-                    bot.prior_table = tables.get(prior)  # None for "blind"
-                if bot.prior_table is not None and bot.prior_table.target != bot.table.target:
-                    raise ValueError(f"{prior}: a table for target {bot.prior_table.target}, the bot plays to "
-                                     f"{bot.table.target}")
+                if cfg.team_size not in getattr(bot, "blind_tables", {}):
+                    raise ValueError(f"{cfg.policy} plays no blind rival's table at {cfg.team_size} contra "
+                                     f"{cfg.team_size}: there is no prior to set")
+                if prior == "own":
+                    # k = 0 plays no prior: the bot's own prior table is dropped with it
+                    bot.set_blind_play(blind_first_manos=int(k), prior_table=tuple(bot.prior_tables.values()) if k else None)
+                else:
+                    # a path: that table at the study's size (the other sizes' priors are not played); "blind": none
+                    bot.set_blind_play(blind_first_manos=int(k), prior_table=tables.get(prior))
                 name = f"{k}" + (f" {prior}" if k else "")
                 report = play_match(bot, load_policy(opponent, seed=seed + 2, tradition=cfg.tradition),
                                     names={"A": f"{cfg.policy} first {name}", "B": opponent}, tradition=cfg.tradition,

@@ -167,7 +167,7 @@ def _fakes(cfg: RivalLeavesConfig) -> dict:
             bot = load_policy(cfg.policy, seed=cfg.seed + 1, tradition=cfg.tradition)
             if getattr(bot, "blind_table", None) is None:
                 raise ValueError(f"{cfg.policy} plays no blind rival's table: there is no sign to fake")
-            bot.blind_leaves = int(leaves)
+            bot.set_blind_play(blind_leaves=int(leaves))
             faker = load_policy(cfg.faker, seed=cfg.seed + 3, tradition=cfg.tradition)
             side = FakesTheSign(faker, leaves, cfg.faker_weak_only) if forced else faker
             report = play_match(side, bot, names={"A": side.name, "B": cfg.policy}, tradition=cfg.tradition,
