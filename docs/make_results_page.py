@@ -293,6 +293,7 @@ EXPLOITED_AS = {
     "exploiter_ppo_argentino_blind_1v1": "ppo with the blind table (shipped before the prior table)",
     "exploiter_ppo_argentino_first5_1v1": "ppo with the blind table in the first five manos (a try, not shipped)",
     "exploiter_ppo_argentino_prior_1v1": "ppo (shipped: v7 with its three envido tables)",
+    "exploiter_ppo_argentino_prior_2v2": "ppo 2 contra 2 (shipped: v7 with the team's prior and blind tables)",
 }
 
 
