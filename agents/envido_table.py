@@ -450,6 +450,9 @@ class EnvidoTablePolicy:
         # against a rival who has left manos this juego (blind play, as random's): these tables instead
         self.blind_tables = _tables_by_size(blind_table, "blind table")
         self.target = self.table.target
+        for t in self.tables.values():
+            if t.target != self.target:
+                raise ValueError(f"{t.path}: a table for target {t.target}, and another for {self.target}")
         for t in self.blind_tables.values():
             if t.target != self.target:
                 raise ValueError("the blind rival's table and the table are for different targets")

@@ -410,6 +410,8 @@ def test_tables_by_team_size_are_checked(table_path, envido_table_2v2_path, blin
         EnvidoTablePolicy(UniformBase(), table_path, blind_table=(blind_table_path, table_path))
     with pytest.raises(ValueError, match="needs a table"):
         EnvidoTablePolicy(UniformBase(), ())
+    with pytest.raises(ValueError, match="a table for target"):
+        EnvidoTablePolicy(UniformBase(), (table_path, _other_target(envido_table_2v2_path)))
 
 
 def _other_target(path):
