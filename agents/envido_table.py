@@ -63,6 +63,7 @@ from truque_env.cards import CARD_SUIT
 from truque_env.engine.header import REC_KINDS
 from truque_env.io import read_npz
 from truque_env.policy import key_uniforms
+from truque_env.traditions import is_int
 from truque_env.traditions.action_kinds import LEAVE
 from truque_env.traditions.argentino import actions as A
 from truque_env.traditions.argentino import observation as O
@@ -402,10 +403,6 @@ def sample_probs(probs, masks, u, out):
 _KEEP = object()  # set_blind_play: a setting not given
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
-
-
 def _is_number(x) -> bool:
     return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
 
@@ -492,7 +489,7 @@ class EnvidoTablePolicy:
         # against it (72% without the trick); leaving twice gained him nothing (docs/league.md). One
         # number for every team size, or one per size ({1: 2, 2: 3}: a player leaves alone in a team, A30)
         per_size = leaves if isinstance(leaves, dict) else dict.fromkeys((1, 2, 3), leaves)
-        if not per_size or any(k not in (1, 2, 3) or not _is_int(v) or v < 1 for k, v in per_size.items()) \
+        if not per_size or any(k not in (1, 2, 3) or not is_int(v) or v < 1 for k, v in per_size.items()) \
                 or not _is_number(rate) or not 0.0 <= rate <= 1.0:
             raise ValueError(f"blind_leaves must be an integer >= 1 (or one per team size 1-3) and blind_leave_rate "
                              f"in [0, 1], got {leaves!r} and {rate!r}")
@@ -500,7 +497,7 @@ class EnvidoTablePolicy:
             raise ValueError(f"blind_leaves gives no number for {missing[0]} contra {missing[0]}, which has a blind table")
         # the prior: before the record can show the sign, the rival may be blind. Random shows it late
         # (two leaves by the fifth mano in most juegos) and takes most of its points in the first manos
-        if not _is_int(first) or first < 0:
+        if not is_int(first) or first < 0:
             raise ValueError(f"blind_first_manos must be an integer >= 0, got {first!r}")
         if first and not self.blind_tables:
             raise ValueError("blind_first_manos needs a blind_table")

@@ -144,9 +144,8 @@ def _with_its_envido_table(policy, seed: int, name: str, blind_table: tuple[Path
     table = next((c for c in candidates if c.exists()), None)
     if table is None:
         raise ValueError(f"{name}: trained with the envido table {str(recorded)!r}, which is not there")
-    return EnvidoTablePolicy(policy, table, seed=seed + 1, name=name, blind_table=blind_table or None,
-                             blind_first_manos=blind_first_manos, prior_table=prior_table or None,
-                             blind_leaves=blind_leaves)
+    return EnvidoTablePolicy(policy, table, seed=seed + 1, name=name, blind_table=blind_table,
+                             blind_first_manos=blind_first_manos, prior_table=prior_table, blind_leaves=blind_leaves)
 
 
 def _shipped_cfr(name: str, **how):

@@ -59,6 +59,7 @@ import numpy as np
 from numba import njit
 
 from train import config
+from train.cfr.envido_teams import team_prior_beats
 from train.cfr.public_tree import (
     PublicTreeGame,
     PublicTreeSolver,
@@ -130,8 +131,6 @@ def deal_of(team_size: int, flor: bool, samples: int = 4_000_000, seed: int = 0)
     ``train.cfr.envido_teams`` at 2 or 3 contra (sampled; ``samples`` deals from ``seed``)."""
     if team_size == 1:
         return envido_prior(flor), showdown_beats()
-    from train.cfr.envido_teams import team_prior_beats
-
     return team_prior_beats(team_size, TYPE_OF_VALUE, NUM_TYPES, flor, samples, seed)
 
 
