@@ -16,7 +16,9 @@ heuristic opening the falta envido with every hand, as the league bots' exploite
 does), the style bots of
 ``agents.styles`` for every tradition (``style_raiser``, ``style_caller``, ``style_folder``,
 ``style_bluffer``), ``ppo`` (the shipped Moteño bot, ``agents/checkpoints/ppo_moteno.pt``: one network for 1,
-2 and 3 contra 3, trained against a league aimed at issue 17's targets, configs/ppo_moteno_league_v5.toml),
+2 and 3 contra 3, trained against a league aimed at issue 17's targets, configs/ppo_moteno_league_v5.toml;
+1 contra 1 it plays a best response to ``heuristic_bluffer`` once the rival's record reads like the
+heuristic's family, ``agents.record_switch``), ``ppo_league5`` (that network alone),
 ``ppo_league1`` (the first league bot, shipped before it, ``agents/checkpoints/ppo_moteno_league1.pt``,
 configs/ppo_moteno_league.toml), ``ppo_3v3`` (the bot shipped before both, trained for 3 contra 3,
 ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
@@ -71,6 +73,13 @@ MOTENO_BOT = CHECKPOINTS / "ppo_moteno.pt"  # configs/ppo_moteno_league_v5.toml:
 MOTENO_BOT_SIZES = (1, 2, 3)
 MOTENO_LEAGUE1_BOT = CHECKPOINTS / "ppo_moteno_league1.pt"  # the one before it (configs/ppo_moteno_league.toml)
 STRONG_BOT = CHECKPOINTS / "ppo_moteno_3v3.pt"  # the bot shipped before both (docs/training.md): any size
+# Moteño's ppo 1 contra 1 against a rival whose record reads like the heuristic's family: a best response to
+# heuristic_bluffer warm started from MOTENO_BOT (train.studies.exploiter, 25 min), played once the rival has,
+# over 3 manos or more, refused at least 0.35 bets per mano, raised 0.5 to 1.6 per mano and never left a mano
+# (random leaves half of them) (agents.record_switch; docs/league.md, "Reading the rival: a second policy for
+# the heuristic's family")
+MOTENO_VS_BLUFFER = {1: CHECKPOINTS / "ppo_moteno_vs_bluffer_1v1.pt"}
+MOTENO_SIGN_RATES = {1: (3, {"refuse": (0.35, float("inf")), "raise": (0.5, 1.6), "leave": (0.0, 0.0)})}
 CFR_BOT = CHECKPOINTS / "cfr_moteno_1v1.npz"  # docs/cfr_mccfr.md: 1 contra 1 only
 # configs/ppo_argentino_league_v7.toml: 1 and 2 contra 2, played with the solved envido table (issue 17)
 ARGENTINO_BOT = CHECKPOINTS / "ppo_argentino_v7.pt"
@@ -106,6 +115,27 @@ def _shipped_ppo(name: str, path: Path, **kw):
         from agents.ppo_policy import PPOPolicy
 
         return PPOPolicy(path, seed=seed, name=name, **kw)
+
+    return make
+
+
+def _shipped_ppo_with_switch(name: str, path: Path, alts: dict[int, Path], sign_rates: dict, **kw):
+    """A shipped PPO bot that plays a second shipped policy at a team size of ``alts`` once the rival's
+    record shows that size's sign (``sign_rates``: size -> (min_manos, rates); agents.record_switch)."""
+    network = _shipped_ppo(name, path, **kw)
+
+    def make(seed: int):
+        from agents.ppo_policy import PPOPolicy
+        from agents.record_switch import RecordSign, RecordSwitchPolicy
+
+        base = network(seed)
+        for alt in alts.values():
+            _shipped(name, alt)
+        tradition = kw.get("tradition", "moteno")
+        players = {size: PPOPolicy(alt, seed=seed + 1 + size, tradition=tradition, name=f"{name}:{alt.stem}")
+                   for size, alt in alts.items()}
+        signs = {size: RecordSign(min_manos=m, rates=dict(rates)) for size, (m, rates) in sign_rates.items()}
+        return RecordSwitchPolicy(base, players, signs, tradition=tradition, name=name)
 
     return make
 
@@ -201,7 +231,9 @@ def _heuristic_argentino_enviador(seed: int):
 # the bots of each tradition; random plays every tradition (it reads only the mask), and so do the
 # style bots (agents.styles: the mask and the tradition's ACTION_KIND)
 BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
-                   "ppo": _shipped_ppo("ppo", MOTENO_BOT, team_sizes=MOTENO_BOT_SIZES),
+                   "ppo": _shipped_ppo_with_switch("ppo", MOTENO_BOT, MOTENO_VS_BLUFFER, MOTENO_SIGN_RATES,
+                                                   team_sizes=MOTENO_BOT_SIZES),
+                   "ppo_league5": _shipped_ppo("ppo_league5", MOTENO_BOT, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_league1": _shipped_ppo("ppo_league1", MOTENO_LEAGUE1_BOT, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_3v3": _shipped_ppo("ppo_3v3", STRONG_BOT), "cfr": _shipped_cfr("cfr"),
                    "cfr_threshold": _shipped_cfr("cfr_threshold", threshold=0.15),
