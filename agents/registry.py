@@ -16,9 +16,9 @@ heuristic opening the falta envido with every hand, as the league bots' exploite
 does), the style bots of
 ``agents.styles`` for every tradition (``style_raiser``, ``style_caller``, ``style_folder``,
 ``style_bluffer``), ``ppo`` (the shipped Moteño bot, ``agents/checkpoints/ppo_moteno.pt``: one network for 1,
-2 and 3 contra 3, trained against a league aimed at issue 17's targets, configs/ppo_moteno_league_v5.toml;
-1 contra 1 it plays a best response to ``heuristic_bluffer`` once the rival's record reads like the
-heuristic's family, ``agents.record_switch``), ``ppo_league5`` (that network alone),
+2 and 3 contra 3, trained against a league aimed at issue 17's targets, configs/ppo_moteno_league_v5.toml),
+``ppo_reader`` (``ppo`` that 1 contra 1 plays a best response to ``heuristic_bluffer`` once the rival's record
+reads like the heuristic's family, ``agents.record_switch``; it loses to ``ppo`` head to head),
 ``ppo_league1`` (the first league bot, shipped before it, ``agents/checkpoints/ppo_moteno_league1.pt``,
 configs/ppo_moteno_league.toml), ``ppo_3v3`` (the bot shipped before both, trained for 3 contra 3,
 ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
@@ -73,7 +73,8 @@ MOTENO_BOT = CHECKPOINTS / "ppo_moteno.pt"  # configs/ppo_moteno_league_v5.toml:
 MOTENO_BOT_SIZES = (1, 2, 3)
 MOTENO_LEAGUE1_BOT = CHECKPOINTS / "ppo_moteno_league1.pt"  # the one before it (configs/ppo_moteno_league.toml)
 STRONG_BOT = CHECKPOINTS / "ppo_moteno_3v3.pt"  # the bot shipped before both (docs/training.md): any size
-# Moteño's ppo 1 contra 1 against a rival whose record reads like the heuristic's family: a best response to
+# ppo_reader: Moteño's ppo, but 1 contra 1 against a rival whose record reads like the heuristic's family a best
+# response to
 # heuristic_bluffer warm started from MOTENO_BOT (train.studies.exploiter, 25 min), played once the rival has,
 # over 3 manos or more, refused at least 0.35 bets per mano, raised 0.5 to 1.6 per mano and never left a mano
 # (random leaves half of them) (agents.record_switch; docs/league.md, "Reading the rival: a second policy for
@@ -231,9 +232,9 @@ def _heuristic_argentino_enviador(seed: int):
 # the bots of each tradition; random plays every tradition (it reads only the mask), and so do the
 # style bots (agents.styles: the mask and the tradition's ACTION_KIND)
 BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
-                   "ppo": _shipped_ppo_with_switch("ppo", MOTENO_BOT, MOTENO_VS_BLUFFER, MOTENO_SIGN_RATES,
-                                                   team_sizes=MOTENO_BOT_SIZES),
-                   "ppo_league5": _shipped_ppo("ppo_league5", MOTENO_BOT, team_sizes=MOTENO_BOT_SIZES),
+                   "ppo": _shipped_ppo("ppo", MOTENO_BOT, team_sizes=MOTENO_BOT_SIZES),
+                   "ppo_reader": _shipped_ppo_with_switch("ppo_reader", MOTENO_BOT, MOTENO_VS_BLUFFER,
+                                                          MOTENO_SIGN_RATES, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_league1": _shipped_ppo("ppo_league1", MOTENO_LEAGUE1_BOT, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_3v3": _shipped_ppo("ppo_3v3", STRONG_BOT), "cfr": _shipped_cfr("cfr"),
                    "cfr_threshold": _shipped_cfr("cfr_threshold", threshold=0.15),

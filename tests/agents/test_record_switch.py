@@ -119,8 +119,8 @@ def test_a_bad_switch_is_a_clear_error():
         RecordSwitchPolicy(Constant(1), {1: Constant(2)}, {1: refuses()}, tradition="uruguayo")
 
 
-def test_the_moteno_ppo_reads_its_rival_1_contra_1_only():
-    """The registry's Moteño ``ppo``: the league network (``ppo_league5``), and 1 contra 1 the best
+def test_the_moteno_ppo_reader_reads_its_rival_1_contra_1_only():
+    """The registry's Moteño ``ppo_reader``: the league network (``ppo``), and 1 contra 1 the best
     response to heuristic_bluffer once the rival's record shows the sign; at 2 and 3 contra 3 the
     network alone. Against heuristic_bluffer the sign shows, never in a juego's first three manos."""
     from agents.ppo_checkpoint import read_checkpoint
@@ -130,11 +130,11 @@ def test_the_moteno_ppo_reads_its_rival_1_contra_1_only():
 
     assert MOTENO_VS_BLUFFER[1].stat().st_size < 5_000_000  # the actor alone: small enough to ship
     assert all(k.startswith("actor") for k in read_checkpoint(MOTENO_VS_BLUFFER[1])["model"])
-    bot = load_policy("ppo", seed=0)
-    assert isinstance(bot, RecordSwitchPolicy) and bot.name == "ppo" and set(bot.alts) == {1}
+    bot = load_policy("ppo_reader", seed=0)
+    assert isinstance(bot, RecordSwitchPolicy) and bot.name == "ppo_reader" and set(bot.alts) == {1}
     assert bot.alts[1].path == MOTENO_VS_BLUFFER[1] and bot.base.path == MOTENO_BOT
     assert bot.signs[1].min_manos == 3 and bot.team_sizes == (1, 2, 3)
-    plain = load_policy("ppo_league5", seed=0)
+    plain = load_policy("ppo", seed=0)
     assert isinstance(plain, PPOPolicy) and plain.path == MOTENO_BOT
 
     seen = []

@@ -9,7 +9,7 @@ from train.studies.record_switch import RecordSwitchStudyConfig, run
 
 def test_the_study_plays_the_three_bots_and_reads_the_rivals_rates(tmp_path):
     out = tmp_path / "switch.json"
-    cfg = RecordSwitchStudyConfig(policy="ppo", opponents=("heuristic_bluffer", "style_caller"), juegos=8, out=out)
+    cfg = RecordSwitchStudyConfig(policy="ppo_reader", opponents=("heuristic_bluffer", "style_caller"), juegos=8, out=out)
     result = run(cfg)
     saved = json.loads(out.read_text())
     assert saved["results"] == json.loads(json.dumps(result["results"]))
@@ -29,8 +29,8 @@ def test_the_study_plays_the_three_bots_and_reads_the_rivals_rates(tmp_path):
 
 def test_a_bot_without_a_switch_at_that_size_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="does not switch"):
-        run(RecordSwitchStudyConfig(policy="ppo_league5", opponents=("random",), juegos=2, out=tmp_path / "a.json"))
+        run(RecordSwitchStudyConfig(policy="ppo", opponents=("random",), juegos=2, out=tmp_path / "a.json"))
     with pytest.raises(ValueError, match="does not switch"):
-        run(RecordSwitchStudyConfig(policy="ppo", team_size=2, opponents=("random",), juegos=2, out=tmp_path / "b.json"))
+        run(RecordSwitchStudyConfig(policy="ppo_reader", team_size=2, opponents=("random",), juegos=2, out=tmp_path / "b.json"))
     with pytest.raises(ValueError, match="at least one opponent"):
         run(RecordSwitchStudyConfig(opponents=(), out=tmp_path / "c.json"))
