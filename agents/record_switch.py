@@ -92,25 +92,30 @@ class RecordSwitchPolicy:
                 raise ValueError(f"team size {size!r}: {tradition} is played at {list(spec.team_sizes)}")
             if not isinstance(signs[size], RecordSign):
                 raise ValueError(f"the sign of size {size} must be a RecordSign, got {type(signs[size]).__name__}")
-        slices = spec.observation.SLICES
+        slices, parts = spec.observation.SLICES, spec.observation.PARTS
         if "juego_record" not in slices:
             raise ValueError(f"{tradition}'s observation has no juego_record: there is nothing to read")
-        self.record = slices["juego_record"][0]  # manos, my team's REC_KINDS counts, the rival's
-        self.size_at, self.size_width = slices["team_size"][0], slices["team_size"][1][0]  # one-hot of the size
+        size_at, (size_width,) = slices["team_size"]  # the one-hot of the team size
+        self._size = slice(size_at, size_at + size_width)
+        self._manos = parts["juego_record.manos"][0]
+        self._rival = slice(*parts["juego_record.rival"])  # the rival team's REC_KINDS counts
         self.base, self.alts, self.signs, self.tradition = base, dict(alts), dict(signs), tradition
         self.name = name or f"{getattr(base, 'name', 'base')}+switch"
         if hasattr(base, "team_sizes"):
             self.team_sizes = base.team_sizes
         self.last_switched = np.zeros(0, dtype=bool)  # the rows of the last batch played by an alt
 
-    def switched(self, observations) -> np.ndarray:
-        """Per row: the team size whose ``alt`` plays it, 0 where ``base`` does."""
+    def read_record(self, observations) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per row, what the sign reads: the team size, the juego's finished manos and the rival
+        team's counts (``(n, REC_KINDS)``, in ``RATE_KINDS`` order)."""
         obs = np.asarray(observations)
         obs = obs.reshape(obs.shape[0], -1)
-        size = obs[:, self.size_at : self.size_at + self.size_width].argmax(axis=1) + 1
-        manos = obs[:, self.record]
-        rival = obs[:, self.record + 1 + REC_KINDS : self.record + 1 + 2 * REC_KINDS]
-        who = np.zeros(obs.shape[0], dtype=np.int64)
+        return obs[:, self._size].argmax(axis=1) + 1, obs[:, self._manos], obs[:, self._rival]
+
+    def switched(self, observations) -> np.ndarray:
+        """Per row: the team size whose ``alt`` plays it, 0 where ``base`` does."""
+        size, manos, rival = self.read_record(observations)
+        who = np.zeros(size.shape[0], dtype=np.int64)
         for s, sign in self.signs.items():  # a few sizes: a loop over sizes, not rows
             rows = size == s
             if rows.any():

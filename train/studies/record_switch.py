@@ -42,14 +42,13 @@ class Watched:
 
     def act_batch(self, observations, action_masks, keys=None) -> np.ndarray:
         actions = self.switch.act_batch(observations, action_masks, keys)
-        obs = np.asarray(observations).reshape(len(actions), -1)
-        at = self.switch.record
-        past = obs[:, at] >= self.min_manos
+        _, manos, rival = self.switch.read_record(observations)
+        past = manos >= self.min_manos
         self.decisions += len(actions)
         self.by_alt += int(self.switch.last_switched.sum())
         self.read += int(past.sum())
-        self.manos += float(obs[past, at].astype(np.float64).sum())
-        self.counts += obs[past, at + 1 + REC_KINDS : at + 1 + 2 * REC_KINDS].astype(np.float64).sum(axis=0)
+        self.manos += float(manos[past].astype(np.float64).sum())
+        self.counts += rival[past].astype(np.float64).sum(axis=0)
         return actions
 
     def act(self, observation, action_mask) -> int:
