@@ -73,12 +73,10 @@ MOTENO_BOT = CHECKPOINTS / "ppo_moteno.pt"  # configs/ppo_moteno_league_v5.toml:
 MOTENO_BOT_SIZES = (1, 2, 3)
 MOTENO_LEAGUE1_BOT = CHECKPOINTS / "ppo_moteno_league1.pt"  # the one before it (configs/ppo_moteno_league.toml)
 STRONG_BOT = CHECKPOINTS / "ppo_moteno_3v3.pt"  # the bot shipped before both (docs/training.md): any size
-# ppo_reader: Moteño's ppo, but 1 contra 1 against a rival whose record reads like the heuristic's family a best
-# response to
-# heuristic_bluffer warm started from MOTENO_BOT (train.studies.exploiter, 25 min), played once the rival has,
-# over 3 manos or more, refused at least 0.35 bets per mano, raised 0.5 to 1.6 per mano and never left a mano
-# (random leaves half of them) (agents.record_switch; docs/league.md, "Reading the rival: a second policy for
-# the heuristic's family")
+# ppo_reader: Moteño's ppo that 1 contra 1 plays a best response to heuristic_bluffer (warm started from
+# MOTENO_BOT, train.studies.exploiter, 25 min) once the rival has, over 3 manos or more, refused at least 0.35
+# bets per mano, raised 0.5 to 1.6 per mano and never left a mano (random leaves half of them)
+# (agents.record_switch; docs/league.md, "Reading the rival: a second policy for the heuristic's family")
 MOTENO_VS_BLUFFER = {1: CHECKPOINTS / "ppo_moteno_vs_bluffer_1v1.pt"}
 MOTENO_SIGN_RATES = {1: (3, {"refuse": (0.35, float("inf")), "raise": (0.5, 1.6), "leave": (0.0, 0.0)})}
 CFR_BOT = CHECKPOINTS / "cfr_moteno_1v1.npz"  # docs/cfr_mccfr.md: 1 contra 1 only
