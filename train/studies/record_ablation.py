@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from train.studies.results import write_study_result
+from train.studies.results import side_b_wins, write_study_result
 from truque_env.io import check_new_output
 
 
@@ -76,9 +76,7 @@ class RecordAblationConfig:
 
 def _row(report: dict) -> dict:
     """What the bot (side B) keeps of a match: its win rate, its points and its answers to the envido."""
-    j = report["juegos"]
-    return {"win_rate": 1.0 - j["win_rate_A"], "wilson95": [1.0 - j["wilson95"][1], 1.0 - j["wilson95"][0]],
-            "juegos": j["episodes"], "chinas_per_mano": report["chinas_per_mano"]["B"],
+    return {**side_b_wins(report["juegos"]), "chinas_per_mano": report["chinas_per_mano"]["B"],
             "answers": report.get("answers", {}).get("B")}
 
 

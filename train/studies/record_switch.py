@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.record_switch import RATE_KINDS, RecordSwitchPolicy
-from train.studies.results import write_study_result
+from train.studies.results import side_b_wins, write_study_result
 from truque_env.engine.header import REC_KINDS
 from truque_env.io import check_new_output
 
@@ -77,12 +77,6 @@ class RecordSwitchStudyConfig:
     """replace the result at out (without it, an existing file is refused)"""
 
 
-def _win(report) -> dict:
-    j = report.juegos
-    return {"win_rate": 1.0 - j["win_rate_A"], "wilson95": [1.0 - j["wilson95"][1], 1.0 - j["wilson95"][0]],
-            "juegos": j["episodes"]}
-
-
 def run(cfg: RecordSwitchStudyConfig) -> dict:
     from agents.registry import load_policy
     from train.eval.duplicate import play_match
@@ -108,7 +102,7 @@ def run(cfg: RecordSwitchStudyConfig) -> dict:
             report = play_match(load_policy(opponent, seed=cfg.seed + 1, tradition=cfg.tradition), player,
                                 names={"A": opponent, "B": f"{cfg.policy} ({label})"}, tradition=cfg.tradition,
                                 team_size=cfg.team_size, episodes=cfg.juegos, seed=cfg.seed)
-            row[label] = _win(report)
+            row[label] = side_b_wins(report.juegos)
         row.update(switch.summary())
         rows[opponent] = row
         r = row["rival_rates_per_mano"]
