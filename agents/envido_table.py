@@ -63,7 +63,7 @@ from truque_env.cards import CARD_SUIT
 from truque_env.engine.header import REC_KINDS
 from truque_env.io import read_npz
 from truque_env.policy import key_uniforms
-from truque_env.traditions import is_int
+from truque_env.traditions import is_int, is_number
 from truque_env.traditions.action_kinds import LEAVE
 from truque_env.traditions.argentino import actions as A
 from truque_env.traditions.argentino import observation as O
@@ -403,10 +403,6 @@ def sample_probs(probs, masks, u, out):
 _KEEP = object()  # set_blind_play: a setting not given
 
 
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
-
-
 def _tables_by_size(given, what: str) -> dict[int, EnvidoTable]:
     """One table (a table or its path) or several, one per team size (a tuple or list), by team size."""
     if given is None:
@@ -490,7 +486,7 @@ class EnvidoTablePolicy:
         # number for every team size, or one per size ({1: 2, 2: 3}: a player leaves alone in a team, A30)
         per_size = leaves if isinstance(leaves, dict) else dict.fromkeys((1, 2, 3), leaves)
         if not per_size or any(k not in (1, 2, 3) or not is_int(v) or v < 1 for k, v in per_size.items()) \
-                or not _is_number(rate) or not 0.0 <= rate <= 1.0:
+                or not is_number(rate) or not 0.0 <= rate <= 1.0:
             raise ValueError(f"blind_leaves must be an integer >= 1 (or one per team size 1-3) and blind_leave_rate "
                              f"in [0, 1], got {leaves!r} and {rate!r}")
         if missing := sorted(set(self.blind_tables) - set(per_size)):

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
+from truque_env.traditions import is_int, is_number
 from truque_env.traditions.moteno import actions as A
 
 # ----------------------------------------------------------------------------------------------
@@ -51,9 +52,9 @@ class HeuristicConfig:
                 if not isinstance(v, (bool, np.bool_)):
                     raise ValueError(f"HeuristicConfig.{f.name} must be true or false, got {v!r}")
             elif f.type in ("int", int):
-                if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                if not is_int(v):
                     raise ValueError(f"HeuristicConfig.{f.name} must be an integer, got {v!r}")
-            elif isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            elif not is_number(v):
                 raise ValueError(f"HeuristicConfig.{f.name} must be a number, got {v!r}")
         probs = ("sena_rate", "respect", "defer", "pares_bet", "pares_raise", "pares_falta", "flor_bet", "flor_raise",
                  "flor_falta", "truco_challenge", "truco_raise", "hold_threshold", "bluff_envite",

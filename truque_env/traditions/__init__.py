@@ -135,6 +135,11 @@ def is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
+def is_number(x) -> bool:
+    """A real number (an integer or a float, Python's or numpy's), not a bool: as ``is_int``."""
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+
+
 def traditions() -> tuple[str, ...]:
     """The names of the registered traditions."""
     return tuple(_registry())
