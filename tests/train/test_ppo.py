@@ -296,6 +296,26 @@ def test_a_run_can_start_from_another_runs_weights(tmp_path):
         _tiny(tmp_path, init_from=tmp_path / "a" / "checkpoint.pt", bc_dataset=tmp_path / "a" / "checkpoint.pt").validate()
 
 
+def test_a_run_starts_from_a_league_runs_actor_when_its_critic_knew_the_opponents(tmp_path):
+    # the exploiter of a league run starts from the run's checkpoint: its critic read the opponent's
+    # kind, the exploiter's does not, so the actor comes along and the critic starts fresh
+    league = dict(critic_knows_opponent=True, bot_opponents=("random",), p_bot=0.5)
+    train(_tiny(tmp_path / "a", **league))
+    start = load_checkpoint(tmp_path / "a" / "checkpoint.pt")["model"]
+    assert "critic_opponent.weight" in start
+    train(_tiny(tmp_path / "b", init_from=tmp_path / "a" / "checkpoint.pt", total_decisions=16 * 8,
+                learning_rate=0.0, anneal_lr=False))
+    after = _params(tmp_path / "b" / "checkpoint.pt")
+    assert "critic_opponent.weight" not in after
+    assert all(torch.equal(after[k], start[k]) for k in start if k.startswith("actor"))
+    assert not torch.equal(after["critic_in.weight"], start["critic_in.weight"])  # a fresh critic
+    # the same run's critic, when it fits, comes along with the actor
+    train(_tiny(tmp_path / "c", init_from=tmp_path / "a" / "checkpoint.pt", total_decisions=16 * 8,
+                learning_rate=0.0, anneal_lr=False, **league))
+    same = _params(tmp_path / "c" / "checkpoint.pt")
+    assert all(torch.equal(same[k], start[k]) for k in start)
+
+
 def test_console_export_writes_the_actor(tmp_path, capsys):
     from truque_cli.main import main
 

@@ -312,6 +312,23 @@ def test_the_fifth_argentino_league_config_is_the_third_with_the_faltero_in_one_
     assert "heuristic_faltero" in known_policies("argentino")
 
 
+def test_the_second_piece_of_the_sixth_moteno_league_resumes_it_with_its_exploiter_and_the_shipped_bot():
+    """configs/ppo_moteno_league_v6_piece2.toml (issue 17): v6 resumed to the same 175 minutes of its
+    clock (total_decisions out of the way of it) with the shipped ppo (a head-to-head target) and the
+    first piece's own 1 contra 1 exploiter (an even game) appended; nothing else a resume refuses."""
+    from train.ppo.loop import SAFE_TO_CHANGE_ON_RESUME
+
+    cfg, changed = _config_and_changes("ppo_moteno_league_v6", "ppo_moteno_league_v6_piece2")
+    assert set(changed) - set(SAFE_TO_CHANGE_ON_RESUME) == {"bot_opponents", "pfsp_targets"}
+    assert changed["resume"] == (False, True) and cfg["time_limit_minutes"] == 175.0
+    assert changed["total_decisions"] == (200_000_000, 400_000_000) and cfg["run_dir"] == "runs/ppo_moteno_league_v6"
+    exploiter = "agents/checkpoints/exploiter_ppo_moteno_league_v6_1v1.pt"
+    before, after = changed["bot_opponents"]
+    assert list(after) == [*before, "ppo", exploiter]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "ppo": 0.55, exploiter: 0.5}
+    assert Path(__file__).resolve().parents[2].joinpath(exploiter).is_file()
+
+
 def test_the_third_piece_of_the_fifth_argentino_league_resumes_it_with_the_envido_over_bettors():
     """configs/ppo_argentino_league_v5_piece3.toml (issue 17): v5 resumed to 175 minutes of its clock
     with the shipped ppo (piece 2's, no target), heuristic_enviador (the styles' target) and v5's own

@@ -190,7 +190,9 @@ class PPOConfig:
     bc_learning_rate: Annotated[float, Field(gt=0)] = 1e-3
     """learning rate of the behaviour cloning"""
     init_from: Path | None = None
-    """start a fresh run from the weights of a checkpoint (a run's or an exported policy's)"""
+    """start a fresh run from the weights of a checkpoint (a run's or an exported policy's); its actor
+    must fit this network, its critic is taken only when it fits too (a critic that knew its opponents
+    does not fit one that does not): otherwise the critic starts fresh, as from an exported policy"""
     envido_table: Path | None = None
     """truco argentino: a solved envido table (agents/checkpoints/envido_argentino_1v1.npz, written by
     python -m train.cfr.envido_argentino) that plays the learner's and its snapshots' envido at the
@@ -550,6 +552,13 @@ SAFE_TO_CHANGE_ON_RESUME = ("resume", "overwrite", "run_dir", "progress", "tenso
                             "total_decisions", "ray_address")  # a run may be extended (the learning rate anneals over the new total)
 
 
+def _critic_fits(agent, model: dict) -> bool:
+    """Whether a checkpoint's critic has this network's critic weights, names and shapes alike."""
+    own = {k: v.shape for k, v in agent.state_dict().items() if not k.startswith("actor")}
+    theirs = {k: v.shape for k, v in model.items() if not k.startswith("actor")}
+    return own == theirs
+
+
 def train(cfg: PPOConfig, in_process_workers: bool = False) -> RunState:
     """Train; rollouts in this process, or on Ray workers (``num_workers > 1`` or a ``ray_address``).
 
@@ -606,6 +615,8 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
     elif cfg.init_from is not None:
         init = load_checkpoint(cfg.init_from)
         model = init["model"]
+        if not _critic_fits(agent, model):  # e.g. a league run's critic that knew its opponents: the actor
+            model = {k: v for k, v in model.items() if k.startswith("actor")}  # alone, the critic learns anew
         try:
             missing, unexpected = agent.load_state_dict(model, strict=False)
         except RuntimeError as exc:  # shapes differ: another hidden size
