@@ -16,6 +16,11 @@ FORMAT = "truque_env.ppo"
 CHECKPOINT_VERSION = 2  # 2: sparse feature input layers
 
 
+def actor_weights(model: dict) -> dict:
+    """The actor's part of a checkpoint's weights: all a bot plays with (a run's critic stays behind)."""
+    return {k: v for k, v in model.items() if k.startswith("actor")}
+
+
 def read_checkpoint(path: Path) -> dict:
     """The checkpoint at ``path`` as a dict (``FileNotFoundError`` if there is none)."""
     try:

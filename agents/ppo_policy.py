@@ -21,7 +21,7 @@ class PPOPolicy:
     def __init__(self, path, seed: int = 0, greedy: bool = False, tradition: str = "moteno", name: str | None = None,
                  team_sizes: tuple[int, ...] | None = None):
         """``team_sizes``: the sizes it may play (``truque_env.policy.check_team_size``; None: any)."""
-        from agents.ppo_checkpoint import read_checkpoint
+        from agents.ppo_checkpoint import actor_weights, read_checkpoint
         from agents.ppo_network import Agent
 
         self.path = Path(path)
@@ -32,7 +32,7 @@ class PPOPolicy:
         self.agent = Agent(int(cfg["hidden"]), bool(cfg["centralized_critic"]), hand_features=bool(cfg["hand_features"]),
                            tradition=tradition, juego_record=bool(cfg["juego_record"]))
         # the actor alone plays: a run's critic (with whatever it reads in training) is not loaded
-        actor = {k: v for k, v in ckpt["model"].items() if k.startswith("actor")}
+        actor = actor_weights(ckpt["model"])
         missing, unexpected = self.agent.load_state_dict(actor, strict=False)
         if unexpected or any(k.startswith("actor") for k in missing):
             raise ValueError(f"{self.path}: the actor's weights do not fit this network")

@@ -60,7 +60,7 @@ from numba import njit, prange
 from pydantic import Field
 from torch import nn
 
-from agents.ppo_checkpoint import CHECKPOINT_VERSION, FORMAT, read_checkpoint
+from agents.ppo_checkpoint import CHECKPOINT_VERSION, FORMAT, actor_weights, read_checkpoint
 from agents.ppo_network import Agent, evaluate_actions, sample  # noqa: F401 (sample: the public API)
 from train import config
 from train.ppo.pfsp import LeagueStats, allowed_losses, entry_names, pfsp_probs
@@ -502,7 +502,7 @@ def export_policy(checkpoint: Path, out: Path) -> None:
     Same format and loader (``kind`` = ``"policy"``); a run cannot resume from it.
     """
     ckpt = load_checkpoint(Path(checkpoint))
-    actor = {k: v for k, v in ckpt["model"].items() if k.startswith("actor")}
+    actor = actor_weights(ckpt["model"])
     save_checkpoint(Path(out), {"format": FORMAT, "version": CHECKPOINT_VERSION, "kind": "policy",
                                 "config": ckpt["config"], "settings": ckpt.get("settings"), "model": actor, "update": ckpt["update"],
                                 "decisions": ckpt["decisions"], "seconds": ckpt.get("seconds", 0.0)})
@@ -616,7 +616,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         init = load_checkpoint(cfg.init_from)
         model = init["model"]
         if not _critic_fits(agent, model):  # e.g. a league run's critic that knew its opponents: the actor
-            model = {k: v for k, v in model.items() if k.startswith("actor")}  # alone, the critic learns anew
+            model = actor_weights(model)  # alone, the critic learns anew
         try:
             missing, unexpected = agent.load_state_dict(model, strict=False)
         except RuntimeError as exc:  # shapes differ: another hidden size
