@@ -18,6 +18,7 @@ from train.eval.duplicate import (
     wilson,
 )
 from train.eval.league import bradley_terry, run_league
+from train.eval.styles.moteno import PARES_BINS, PARES_EDGES
 from truque_env.cards import card_id
 from truque_env.traditions import get as get_tradition
 from truque_env.traditions.moteno import actions as A
@@ -222,6 +223,72 @@ def test_bluff_statistics_match_the_bluffers_own_tally():
     assert p["strong_refused"]["count"] == bluffer.pares - bluffer.pares_weak
     assert t["weak_refused"]["count"] + t["strong_refused"]["count"] == bluffer.truco
     assert rep.bluffs["B"]["pares"]["bets_with_cards"] == 0  # "no quiero" and first-legal never envida
+
+
+class Envidador(_Scripted):
+    """Opens the envite with ``word`` (envío 1 par or envío la falta) whenever it may in the first
+    baza with its three cards, and says truco whenever it may; counts its envites and its trucos."""
+
+    def __init__(self, seed, word):
+        super().__init__(seed)
+        self.word = word
+        self.envites = self.trucos = 0
+
+    def choose(self, o, m):
+        # in the play (la falta is also a word of the envite de flores, 11.8)
+        if m[self.word] and o[O.O_PHASE + L.PH_PLAY] and o[O.O_HAND : O.O_HAND + 40].sum() == 3:
+            self.envites += 1
+            return self.word
+        if m[A.TRUCO] and o[O.O_HAND : O.O_HAND + 40].any():
+            self.trucos += 1
+            return A.TRUCO
+        return -1
+
+
+class Answerer(_Scripted):
+    """Answers every envite de pares and every truco with ``word`` (quiero or no quiero); tallies its
+    envite answers by its valor de pares (``PARES_BINS``) and its truco answers."""
+
+    def __init__(self, seed, word):
+        super().__init__(seed)
+        self.word = word
+        self.pares_bins = np.zeros(len(PARES_BINS), dtype=np.int64)
+        self.truco = 0
+
+    def choose(self, o, m):
+        if not m[self.word]:
+            return -1
+        if o[O.P_EX_KIND + L.EX_PARES]:
+            # the dealt hand: the cards held and those this player (relative seat 0) played
+            dealt = [*np.flatnonzero(o[O.O_HAND : O.O_HAND + 40]), *np.flatnonzero(o[O.O_PLAYED_BY : O.O_PLAYED_BY + 40])]
+            self.pares_bins[np.digitize(pares_value([int(c) for c in dealt]), PARES_EDGES)] += 1
+        elif o[O.P_EX_KIND + L.EX_TRUCO]:
+            self.truco += 1
+        return self.word
+
+
+@pytest.mark.parametrize("bet", [A.PARES_BASE, A.FALTA], ids=["un par", "la falta"])
+@pytest.mark.parametrize("word", [A.QUIERO, A.NO_QUIERO])
+def test_answers_to_envites_and_trucos_match_the_answerers_own_tally(word, bet):
+    better, answerer = Envidador(1, bet), Answerer(2, word)
+    rep = play_match(better, answerer, team_size=1, episodes=60, num_envs=60, seed=3, bootstrap=0)
+    assert better.envites > 40
+    ans = rep.answers["B"]["pares"]
+    # every envite of the better is answered once, in the bin of the answerer's valor de pares
+    assert [r["bin"] for r in ans] == list(PARES_BINS)
+    assert [r["answered"] for r in ans] == answerer.pares_bins.tolist()
+    assert sum(answerer.pares_bins) == better.envites
+    assert sum(1 for r in ans if r["answered"]) >= 3  # hands of several strengths were dealt
+    assert all(r["refused"]["rate"] == (1.0 if word == A.NO_QUIERO else 0.0) for r in ans if r["answered"])
+    assert all(r["raised"]["count"] == 0 for r in ans)
+    # of them, the answers to la falta (6.16): all of them, or none
+    assert [r["falta"]["answered"] for r in ans] == (answerer.pares_bins.tolist() if bet == A.FALTA
+                                                     else [0] * len(PARES_BINS))
+    truco = rep.answers["B"]["truco"]
+    assert [r["bin"] for r in truco] == ["weak", "strong"]
+    assert sum(r["answered"] for r in truco) == answerer.truco == better.trucos > 0
+    assert all(r["refused"]["rate"] == (1.0 if word == A.NO_QUIERO else 0.0) for r in truco if r["answered"])
+    assert all(r["answered"] == 0 for r in rep.answers["A"]["pares"])  # nobody bet against the better
 
 
 def test_sena_statistics_on_a_signaller():

@@ -187,10 +187,3 @@ def test_an_argentino_sena_is_honest_when_the_signaller_holds_what_it_names():
     assert s["tres"]["count"] == sig.made > 20
     assert s["tres"]["honest"]["count"] == sig.holding and 0 < sig.holding < sig.made
     assert all(s[k]["count"] == 0 for k in A.SENA_NAMES if k != "tres")
-
-
-def test_a_moteno_report_has_no_answers_section():
-    from agents.base import RandomPolicy
-
-    rep = play_match(RandomPolicy(1), RandomPolicy(2), team_size=1, episodes=4, num_envs=4, seed=1, bootstrap=0)
-    assert rep.answers is None and rep.bluffs is not None

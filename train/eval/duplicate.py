@@ -44,11 +44,16 @@ Bets and señas are detected from the action taken and these two states, in nump
   matas, treses) and whose team has not won a baza yet (a parda is not a win).
 * *won without a showdown*: the bet was the last raise of its exchange and the rivals refused
   it (``no quiero``): the final bet state is *refused* with this player as the raiser.
+* *answers*: the decisions answering a rival's envite (or truco) with the cards seen, by the
+  answerer's valor de pares (bins ``<20`` .. ``35+``; for the truco weak or strong, as for the
+  bets): how often he refuses (``no quiero``, for the truco also the baraja) or raises, and of
+  the envite's answers those to la falta. A hand that beats most of the bettor's and refuses
+  is where a rival who bets everything wins.
 * *truco argentino* (``train/eval/styles/argentino.py``): the same with its bets: an envido bet
   (envido, real envido, falta envido, alone or with the truco) is weak below ``weak_pares`` of
   envido; a weak truco hand holds no unplayed card from the treses up (the matas, the treses) and
-  has won no baza. Its reports also count the *answers* to the rivals' bets by the answerer's
-  hand (envido value bins, or weak / strong for the truco): how often he refuses or raises.
+  has won no baza. The answers are counted by the answerer's envido value bins (``<20`` ..
+  ``31-33``), and of the envido's answers those to a falta envido.
 * *honest seña*: a seña naming a card (perro, perra, cascabel, espada, basto, mata de espadas,
   mata de oros) if the signaller still holds that card unplayed; ``tres`` / ``dos`` if he holds
   an unplayed three / two; ``flor`` if his hand has flor; ``ciega`` if he holds none of the cards
@@ -365,7 +370,7 @@ class Report:
     definitions: dict = field(default_factory=lambda: dict(DEFINITIONS))
     answers: dict | None = None
     """the answers to the rivals' bets by the answerer's hand, for a tradition whose style module
-    counts them (truco argentino's); None otherwise"""
+    counts them (both traditions'; reports written before Moteño's counted them have none)"""
 
     def to_dict(self) -> dict:
         return _jsonable(asdict(self))

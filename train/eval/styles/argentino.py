@@ -17,9 +17,11 @@ from train.eval.styles import moteno
 from train.eval.styles.common import (
     NO_CARD,
     SIDES,
+    AnswerTally,
     BetTally,
     count_senas,
     held_cards,
+    print_answers,
     print_bluffs,
     print_senas,
     senas_section,
@@ -108,12 +110,8 @@ class StyleStats:
         self.weak_envido = weak_pares
         self.tally = BetTally(num_tables)
         self.blind_bets = np.zeros(2, dtype=np.int64)  # todo dicho, both kinds at once
-        self.answered = np.zeros((2, 2, len(ENVIDO_BINS)), dtype=np.int64)  # [side, kind, bin]
-        self.answer_refused = np.zeros_like(self.answered)
-        self.answer_raised = np.zeros_like(self.answered)
         # of the envido answers, those to a falta envido: where a refusal is cheap and a call may end the juego
-        self.falta_answered = np.zeros((2, len(ENVIDO_BINS)), dtype=np.int64)  # [side, bin]
-        self.falta_refused = np.zeros_like(self.falta_answered)
+        self.answers = AnswerTally(len(ENVIDO_BINS))
         self.senas = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
         self.senas_honest = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
 
@@ -152,16 +150,8 @@ class StyleStats:
                 (0, (L.EX_ENVIDO, L.EX_DOUBLE), ENVIDO_ANSWERS, ENVIDO_REFUSALS, ENVIDO_RAISES, envido_bin(envido)),
                 (1, (L.EX_TRUCO, L.EX_DOUBLE), TRUCO_ANSWERS, TRUCO_REFUSALS, TRUCO_RAISES, truco_bin)):
             r = np.flatnonzero(answering & np.isin(exk, kinds) & np.isin(a, words))
-            if r.size:
-                at = (side[r], kind, bins[r])
-                refused = np.isin(a[r], refusals).astype(np.int64)
-                np.add.at(self.answered, at, 1)
-                np.add.at(self.answer_refused, at, refused)
-                np.add.at(self.answer_raised, at, np.isin(a[r], raises).astype(np.int64))
-                if kind == 0:  # of the envido answers, those to a falta envido
-                    falta = (S0[r, L.ENV_STAKE] == L.FALTA_NOMINAL).astype(np.int64)
-                    np.add.at(self.falta_answered, (side[r], bins[r]), falta)
-                    np.add.at(self.falta_refused, (side[r], bins[r]), refused * falta)
+            falta = S0[r, L.ENV_STAKE] == L.FALTA_NOMINAL if kind == 0 else None
+            self.answers.count(kind, side[r], bins[r], np.isin(a[r], refusals), np.isin(a[r], raises), falta)
 
         self.tally.settle(t, done, S1, ((L.ENV_ST, L.ENV_RAISER), (L.TRUCO_ST, L.TRUCO_RAISER)), L.BET_REFUSED)
 
@@ -170,16 +160,7 @@ class StyleStats:
         Wilson CI)."""
         both = np.repeat(self.blind_bets[:, None], 2, axis=1)  # todo dicho is a blind bet of both kinds
         bluffs = self.tally.sections(both, BET_KINDS, manos, rate)
-        answers = {side: {kname: [{"bin": lab, "answered": int(self.answered[si, kind, b]),
-                                   "refused": rate(self.answer_refused[si, kind, b], self.answered[si, kind, b]),
-                                   "raised": rate(self.answer_raised[si, kind, b], self.answered[si, kind, b])}
-                                  for b, lab in enumerate(ENVIDO_BINS if kind == 0 else TRUCO_BINS)]
-                          for kind, kname in enumerate(BET_KINDS)}
-                   for si, side in enumerate(SIDES)}
-        for si, side in enumerate(SIDES):
-            for b, row in enumerate(answers[side]["envido"]):
-                row["falta"] = {"answered": int(self.falta_answered[si, b]),
-                                "refused": rate(self.falta_refused[si, b], self.falta_answered[si, b])}
+        answers = self.answers.sections(BET_KINDS, (ENVIDO_BINS, TRUCO_BINS), rate)
         senas = {side: senas_section(self.senas[si], self.senas_honest[si], A.SENA_NAMES, manos, rate)
                  for si, side in enumerate(SIDES)}
         return {"bluffs": bluffs, "answers": answers, "senas": senas}
@@ -187,19 +168,6 @@ class StyleStats:
 
 def print_sections(d: dict, console, fmt_rate) -> None:
     """The report's bluffs, answers and señas as tables."""
-    from rich.table import Table
-
     print_bluffs(d, console, fmt_rate, BET_KINDS)
-    if d.get("answers") is not None:
-        t = Table(title="answers to the rivals' bets: refused (no quiero) by the answerer's hand; Wilson 95% CI")
-        for col in ("side", "bet", "refused, by the answerer's hand (of answers)"):
-            t.add_column(col)
-        for side in SIDES:
-            for kind in BET_KINDS:
-                t.add_row(side, kind, "; ".join(f"{r['bin']}: {fmt_rate(r['refused'])}"
-                                                for r in d["answers"][side][kind]))
-            if all("falta" in r for r in d["answers"][side]["envido"]):  # reports from before the split have none
-                t.add_row(side, "of it, falta envido", "; ".join(f"{r['bin']}: {fmt_rate(r['falta']['refused'])}"
-                                                                  for r in d["answers"][side]["envido"]))
-        console.print(t)
+    print_answers(d, console, fmt_rate, BET_KINDS, "of it, falta envido")
     print_senas(d, console, fmt_rate, A.SENA_NAMES)

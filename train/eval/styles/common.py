@@ -1,5 +1,5 @@
 """What the traditions' style statistics share (``moteno.py``, ``argentino.py``): the cards a
-player still holds, and the report's bluff and seña sections with their tables."""
+player still holds, and the report's bluff, answer and seña sections with their tables."""
 
 from __future__ import annotations
 
@@ -71,6 +71,70 @@ class BetTally:
                                             blind_bets[si, kind], manos, rate)
                        for kind, kname in enumerate(kinds)}
                 for si, side in enumerate(SIDES)}
+
+
+class AnswerTally:
+    """Answers to the rivals' bets of two kinds, by a bin of the answerer's hand (``[side, kind, bin]``):
+    answered, refused, raised; and of the first kind's answers (the envite), those to la falta."""
+
+    def __init__(self, num_bins: int):
+        self.answered = np.zeros((2, 2, num_bins), dtype=np.int64)
+        self.refused = np.zeros_like(self.answered)
+        self.raised = np.zeros_like(self.answered)
+        self.falta_answered = np.zeros((2, num_bins), dtype=np.int64)  # [side, bin]
+        self.falta_refused = np.zeros_like(self.falta_answered)
+
+    def count(self, kind: int, side, bins, refused, raised, falta=None) -> None:
+        """One kind's answers by ``side`` in hand ``bins``; ``refused``, ``raised``, ``falta``
+        (an answer to la falta, first kind only): booleans per answer."""
+        if side.size == 0:
+            return
+        at = (side, kind, bins)
+        refused = refused.astype(np.int64)
+        np.add.at(self.answered, at, 1)
+        np.add.at(self.refused, at, refused)
+        np.add.at(self.raised, at, raised.astype(np.int64))
+        if falta is not None:
+            falta = falta.astype(np.int64)
+            np.add.at(self.falta_answered, (side, bins), falta)
+            np.add.at(self.falta_refused, (side, bins), refused * falta)
+
+    def sections(self, kinds, bin_labels, rate) -> dict:
+        """The report's ``answers``: per side, per kind, a row per bin of ``bin_labels[kind]``; the
+        first kind's rows also say how its answers to la falta went."""
+        out = {}
+        for si, side in enumerate(SIDES):
+            out[side] = {}
+            for kind, kname in enumerate(kinds):
+                rows = []
+                for b, label in enumerate(bin_labels[kind]):
+                    n = self.answered[si, kind, b]
+                    row = {"bin": label, "answered": int(n), "refused": rate(self.refused[si, kind, b], n),
+                           "raised": rate(self.raised[si, kind, b], n)}
+                    if kind == 0:
+                        row["falta"] = {"answered": int(self.falta_answered[si, b]),
+                                        "refused": rate(self.falta_refused[si, b], self.falta_answered[si, b])}
+                    rows.append(row)
+                out[side][kname] = rows
+        return out
+
+
+def print_answers(d: dict, console, fmt_rate, kinds, falta_label: str) -> None:
+    """The report's ``answers`` as a table (nothing for a report without them)."""
+    from rich.table import Table
+
+    if d.get("answers") is None:
+        return
+    t = Table(title="answers to the rivals' bets: refused (no quiero) by the answerer's hand; Wilson 95% CI")
+    for col in ("side", "bet", "refused, by the answerer's hand (of answers)"):
+        t.add_column(col)
+    for side in SIDES:
+        for kind in kinds:
+            t.add_row(side, kind, "; ".join(f"{r['bin']}: {fmt_rate(r['refused'])}" for r in d["answers"][side][kind]))
+        first = d["answers"][side][kinds[0]]
+        if all("falta" in r for r in first):  # reports from before the split have none
+            t.add_row(side, falta_label, "; ".join(f"{r['bin']}: {fmt_rate(r['falta']['refused'])}" for r in first))
+    console.print(t)
 
 
 def count_senas(made, honest, k, side, held, signal, any_of_the_others: int, flor: int, has_flor) -> None:

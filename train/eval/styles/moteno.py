@@ -1,5 +1,10 @@
 """What a duplicate match counts of the players' style in Truque Moteño: bets by the strength of
-the hand (falsos), bets won without a showdown, blind bets, and señas with their honesty.
+the hand (falsos), bets won without a showdown, blind bets, the answers to the rivals' bets by the
+strength of the hand, and señas with their honesty.
+
+The answers are where a bot that bets well can still be robbed: a rival who sends three pares or
+la falta with every hand wins whenever the bot refuses a hand that beats most of his (the 1 contra
+1 exploiters of the league bots do, docs/league.md).
 
 The evaluator (``train/eval/duplicate.py``) is the same for every tradition; a tradition with a
 style module registered in ``train/eval/styles/__init__.py`` also gets these sections of the
@@ -13,9 +18,11 @@ import numpy as np
 from train.eval.styles.common import (
     NO_CARD,
     SIDES,
+    AnswerTally,
     BetTally,
     count_senas,
     held_cards,
+    print_answers,
     print_bluffs,
     print_senas,
     senas_section,
@@ -27,6 +34,16 @@ from truque_env.traditions.moteno.rules import TRUQUE_POWER
 
 BET_KINDS = ("pares", "truco")
 POWER_TRES = int(TRUQUE_POWER[card_id(3, "O")])  # treses: 10 (the piezas and matas are above)
+# the valor de pares bins (Art. 5): below 20 no two cards of a suit and no pieza; 35 and up a pieza
+# with a six or seven, or two piezas
+PARES_EDGES = (20, 25, 30, 35)
+PARES_BINS = ("<20", "20-24", "25-29", "30-34", "35+")
+TRUCO_BINS = ("weak", "strong")
+_PARES_RAISES = np.array([*range(A.PARES_BASE, A.FLORES_BASE), A.FALTA])
+PARES_ANSWERS = np.array([A.QUIERO, A.NO_QUIERO, *_PARES_RAISES])
+TRUCO_RAISES = np.array([A.RETRUCO, A.PANUEVE])
+TRUCO_ANSWERS = np.array([A.QUIERO, A.NO_QUIERO, A.BARAJA, *TRUCO_RAISES])
+TRUCO_REFUSALS = np.array([A.NO_QUIERO, A.BARAJA])
 
 
 def _sena_tables() -> np.ndarray:
@@ -58,6 +75,10 @@ DEFINITIONS = {
                      "bet_when_strong likewise. CI: Wilson",
     "refused": "the bet was the last raise of its exchange and the rivals answered no quiero (won without "
                "a showdown); CI: Wilson",
+    "answers": "decisions answering a rival's envite de pares (or truco) with the cards seen, by the answerer's "
+               "valor de pares (for the truco: weak or strong hand, as for the bets): refused = no quiero (for "
+               "the truco also me voy a baraja), raised = a revoque (retruco, panueve); each pares bin's falta: "
+               "of those answers, the ones to la falta; a partner's paso is not an answer; CI: Wilson",
     "honest_sena": "card señas: the signaller holds that card unplayed; tres / dos: holds an unplayed three / "
                    "two; flor: his hand has flor; ciega: holds none of the cards the other señas name. CI: Wilson",
 }
@@ -69,6 +90,7 @@ class StyleStats:
     def __init__(self, num_tables: int, weak_pares: int):
         self.weak_pares = weak_pares
         self.tally = BetTally(num_tables)
+        self.answers = AnswerTally(len(PARES_BINS))
         self.blind_bets = np.zeros((2, 2), dtype=np.int64)  # [side, kind]
         self.senas = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
         self.senas_honest = np.zeros((2, A.NUM_SENAS), dtype=np.int64)
@@ -110,16 +132,28 @@ class StyleStats:
         chance[:, 0] &= pares_ctx
         for kind, is_bet, weak in ((0, is_pares & seen, weak_pares), (1, is_truco & seen, weak_truco)):
             self.tally.count(t, kind, chance[:, kind], is_bet, side, p, weak)
+
+        # answers to the rivals' bets with the cards seen, by the answerer's hand
+        answering = (ph == L.PH_ANSWER) & seen
+        r = np.flatnonzero(answering & (exk == L.EX_PARES) & np.isin(a, PARES_ANSWERS))
+        self.answers.count(0, side[r], np.digitize(S0[r, L.PARES_VAL + p[r]], PARES_EDGES), a[r] == A.NO_QUIERO,
+                           np.isin(a[r], _PARES_RAISES), S0[r, L.PARES_STAKE] == L.FALTA_NOMINAL)
+        r = np.flatnonzero(answering & (exk == L.EX_TRUCO) & np.isin(a, TRUCO_ANSWERS))
+        self.answers.count(1, side[r], (~weak_truco[r]).astype(np.int64), np.isin(a[r], TRUCO_REFUSALS),
+                           np.isin(a[r], TRUCO_RAISES))
         self.tally.settle(t, done, S1, ((L.PARES_ST, L.PARES_RAISER), (L.TRUCO_ST, L.TRUCO_RAISER)), L.BET_REFUSED)
 
     def report(self, manos: int, rate) -> dict:
-        """The report's sections ``bluffs`` and ``senas`` (``rate(k, n)``: a count with its Wilson CI)."""
+        """The report's sections ``bluffs``, ``answers`` and ``senas`` (``rate(k, n)``: a count with its
+        Wilson CI)."""
         senas = {side: senas_section(self.senas[si], self.senas_honest[si], A.SENA_NAMES, manos, rate)
                  for si, side in enumerate(SIDES)}
-        return {"bluffs": self.tally.sections(self.blind_bets, BET_KINDS, manos, rate), "senas": senas}
+        return {"bluffs": self.tally.sections(self.blind_bets, BET_KINDS, manos, rate),
+                "answers": self.answers.sections(BET_KINDS, (PARES_BINS, TRUCO_BINS), rate), "senas": senas}
 
 
 def print_sections(d: dict, console, fmt_rate) -> None:
-    """The report's bluffs and señas as two tables."""
+    """The report's bluffs, answers and señas as tables."""
     print_bluffs(d, console, fmt_rate, BET_KINDS)
+    print_answers(d, console, fmt_rate, BET_KINDS, "of it, la falta")
     print_senas(d, console, fmt_rate, A.SENA_NAMES)

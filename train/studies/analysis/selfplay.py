@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import act_batch
+from train.eval.styles.moteno import PARES_BINS, PARES_EDGES  # noqa: F401 (the records' bins)
 from truque_env.settings import MatchSettings
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import batch as B
@@ -20,8 +21,6 @@ from truque_env.vector import VectorEnv
 LN2 = math.log(2.0)
 NO_SENA = A.NUM_SENAS  # the symbol "no seña made" at a decision where one was legal
 SYMBOLS = (*A.SENA_NAMES, "ninguna")
-PARES_EDGES = (20, 25, 30, 35)
-PARES_BINS = ("<20", "20-24", "25-29", "30-34", "35+")
 TRUCO_BINS = ("débil", "sin tres, baza ganada", "tres", "mata", "pieza")
 POWER_MATA = int(TRUQUE_POWER[MATA_OROS])  # 11: the weakest mata (matas: 11..14)
 POWER_PIEZA = int(TRUQUE_POWER[CASCABEL])  # 15: the weakest pieza (piezas: 15..17)
