@@ -13,7 +13,8 @@ bot shipped before both, 1 contra 1 only),
 ``heuristic_bluffer`` (the heuristic with its falsos turned up), ``heuristic_faltero`` for argentino (the
 heuristic opening the falta envido with every hand, as the league bots' exploiters do) and
 ``heuristic_enviador`` (opening the envido with every hand, as the exploiter of the faltero's league bot
-does), the style bots of
+does), ``heuristic_parero`` for Moteño (sending three pares de falso with every hand it would not bet, as
+the 1 contra 1 exploiters of the league bots do), the style bots of
 ``agents.styles`` for every tradition (``style_raiser``, ``style_caller``, ``style_folder``,
 ``style_bluffer``), ``ppo`` (the shipped Moteño bot, ``agents/checkpoints/ppo_moteno.pt``: one network for 1,
 2 and 3 contra 3, trained against a league aimed at issue 17's targets, configs/ppo_moteno_league_v5.toml),
@@ -203,6 +204,15 @@ def _heuristic_bluffer(seed: int):
     return make_policy(seed=seed, config={"bluff_envite": 0.5, "bluff_truco": 0.5})
 
 
+def _heuristic_parero(seed: int):
+    """The Moteño heuristic that sends three pares de falso with every hand it would not bet (its honest
+    envites unchanged): how the 1 contra 1 exploiters of the league bots bet the pares (docs/league.md),
+    a style to train and measure against."""
+    from agents.heuristic import make_policy
+
+    return make_policy(seed=seed, config={"bluff_envite": 1.0, "bluff_envite_pares": 3})
+
+
 def _heuristic_argentino_bluffer(seed: int):
     """The argentino heuristic with its falsos turned up: 0.5 per decision, not 0.05 and 0.06."""
     from agents.heuristic_argentino import make_policy
@@ -236,7 +246,8 @@ BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_wi
                    "ppo_league1": _shipped_ppo("ppo_league1", MOTENO_LEAGUE1_BOT, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_3v3": _shipped_ppo("ppo_3v3", STRONG_BOT), "cfr": _shipped_cfr("cfr"),
                    "cfr_threshold": _shipped_cfr("cfr_threshold", threshold=0.15),
-                   "cfr_pure": _shipped_cfr("cfr_pure", purify=True), "heuristic_bluffer": _heuristic_bluffer},
+                   "cfr_pure": _shipped_cfr("cfr_pure", purify=True), "heuristic_bluffer": _heuristic_bluffer,
+                   "heuristic_parero": _heuristic_parero},
         "argentino": {"heuristic": _heuristic_argentino, "heuristic_bluffer": _heuristic_argentino_bluffer,
                       "heuristic_faltero": _heuristic_argentino_faltero,
                       "heuristic_enviador": _heuristic_argentino_enviador,

@@ -80,11 +80,13 @@ lookahead                 True     check the rules' card against the simulated t
                                    whose odds are better by more than ``lookahead_margin``
 lookahead_margin          0.02     (see ``lookahead``)
 samples                   200      deals simulated to estimate the truque (``simulate_truque``)
-bluff_envite              0.04     per mano, probability of a falso envite (1 par) with weak pares
+bluff_envite              0.04     per mano, probability of a falso envite with weak pares (below
+                                   ``pares_bet``)
 bluff_truco               0.04     per mano, probability of a falso truco with a weak hand
 blind_envite              0.02     blind round: probability of ``envío N pares`` a ciegas (Art. 7)
 blind_envite_pares        1        N of that blind envite
 blind_truco               0.0      blind round: probability of truco a ciegas (Art. 15)
+bluff_envite_pares        1        N of the falso envite: ``envío N pares`` (la falta when it is less)
 ========================  =======  =================================================================
 
 What it does in each phase: ``blind``: ``paso`` (rarely a blind bet), defers any blind bet it

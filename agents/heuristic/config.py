@@ -44,6 +44,7 @@ class HeuristicConfig:
     blind_envite: float = 0.02
     blind_envite_pares: int = 1
     blind_truco: float = 0.0
+    bluff_envite_pares: int = 1
 
     def __post_init__(self):
         for f in fields(self):
@@ -64,8 +65,9 @@ class HeuristicConfig:
                 raise ValueError(f"HeuristicConfig.{name} is a probability 0..1, got {getattr(self, name)!r}")
         if not 1 <= self.samples <= 100_000:
             raise ValueError(f"HeuristicConfig.samples must be 1..100000, got {self.samples!r}")
-        if not 1 <= self.blind_envite_pares <= A.MAX_PARES_N:
-            raise ValueError(f"HeuristicConfig.blind_envite_pares must be 1..{A.MAX_PARES_N}, got {self.blind_envite_pares!r}")
+        for name in ("blind_envite_pares", "bluff_envite_pares"):
+            if not 1 <= getattr(self, name) <= A.MAX_PARES_N:
+                raise ValueError(f"HeuristicConfig.{name} must be 1..{A.MAX_PARES_N}, got {getattr(self, name)!r}")
         if self.equity_exponent <= 0 or self.skill_edge <= 0:
             raise ValueError("HeuristicConfig.equity_exponent and skill_edge must be > 0")
 

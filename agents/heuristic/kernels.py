@@ -37,6 +37,7 @@ from agents.heuristic.reading import (
     P_BLIND_ENVITE_PARES,
     P_BLIND_TRUCO,
     P_BLUFF_ENVITE,
+    P_BLUFF_ENVITE_PARES,
     P_BLUFF_TRUCO,
     P_FLOR_BET,
     P_FLOR_FALTA,
@@ -164,6 +165,15 @@ def _reservada(v, mask, prm):
 
 
 @njit(cache=True)
+def _falso_envite(mask, prm):
+    """envío N pares de falso (N: bluff_envite_pares); la falta when it is less than N pares (6.16)."""
+    a = A.PARES_BASE + np.int64(prm[P_BLUFF_ENVITE_PARES]) - 1
+    if mask[a]:
+        return a
+    return A.FALTA if mask[A.FALTA] else A.PARES_BASE
+
+
+@njit(cache=True)
 def _envite(v, mask, prm, salt):
     """Open the envite de pares (Art. 6) by P(team wins), a falso now and then (17.13)."""
     if not mask[A.PARES_BASE]:
@@ -173,7 +183,7 @@ def _envite(v, mask, prm, salt):
     p = pares_prob(v, prm)
     if p < prm[P_PARES_BET]:
         if _coin(v, salt, 2) < prm[P_BLUFF_ENVITE]:
-            return A.PARES_BASE  # envío 1 par, de falso
+            return _falso_envite(mask, prm)
         return -1
     falta = v[V_FALTA]
     best = -1

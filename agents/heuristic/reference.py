@@ -601,7 +601,9 @@ class ReferenceHeuristic:
         cfg = self.cfg
         if p < cfg.pares_bet:
             if self._coin(v, 2) < cfg.bluff_envite:
-                return A.PARES_BASE  # envío 1 par, de falso
+                # envío N pares de falso; la falta when it is less than N pares (6.16)
+                n_pares = A.PARES_BASE + cfg.bluff_envite_pares - 1
+                return n_pares if mask[n_pares] else A.FALTA if mask[A.FALTA] else A.PARES_BASE
             return None
         options = [(A.PARES_BASE, 2)]
         if p >= cfg.pares_raise:

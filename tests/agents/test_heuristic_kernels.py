@@ -110,3 +110,10 @@ def test_internal_error_raises_by_default_and_is_counted_when_tolerated(monkeypa
         bot.act_batch(obs, mask)
     bot.debug = False
     assert bot.act_batch(obs, mask)[0] == A.PASO and bot.internal_errors == 1
+
+
+def test_kernels_agree_with_the_twin_for_the_parero():
+    """heuristic_parero's falso (bluff_envite_pares = 3, la falta when it is less) in both forms."""
+    a = Twins({"samples": 30, "bluff_envite": 1.0, "bluff_envite_pares": 3}, seed=5)
+    play_match(a, RandomPolicy(seed=8), team_size=1, episodes=24, num_envs=12, seed=4, bootstrap=10, target=12)
+    assert a.decisions > 300

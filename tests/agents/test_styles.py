@@ -110,3 +110,43 @@ def test_the_heuristic_bluffer_bets_more_than_the_heuristic(tradition):
     rate = {name: raises[load_policy(name, seed=0, tradition=tradition).act_batch(obs, mask)][may_bet].mean()
             for name in ("heuristic", "heuristic_bluffer")}
     assert rate["heuristic_bluffer"] > 1.1 * rate["heuristic"], rate  # seeded: 1.41x in Moteño, 1.15x in argentino
+
+
+def test_the_parero_sends_three_pares_or_la_falta_at_every_turn_it_may_and_the_heuristic_does_not():
+    """heuristic_parero (bluff_envite 1, bluff_envite_pares 3): how the Moteño league bots' 1 contra 1
+    exploiters bet the pares (three pares or la falta with nearly every hand)."""
+    from train.eval.duplicate import play_match
+    from truque_env.traditions.moteno import observation as MO
+
+    class Watched:
+        """The bot, with what it did at each turn where it might open the envite in the play."""
+
+        def __init__(self, name):
+            self.bot, self.name, self.acts = load_policy(name, seed=0), name, []
+
+        def act_batch(self, obs, masks, keys=None):
+            a = self.bot.act_batch(obs, masks, keys)
+            turn = (masks[:, MA.PARES_BASE] == 1) & (obs[:, MO.O_PHASE + 3] == 1)
+            self.acts.extend(a[turn].tolist())
+            return a
+
+    acts, bluffs = {}, {}
+    for name in ("heuristic", "heuristic_parero"):
+        bot = Watched(name)
+        # against the caller, who never bets: every mano leaves the envite to the bot
+        rep = play_match(bot, load_policy("style_caller", seed=1), team_size=1, episodes=16, num_envs=16, seed=2,
+                         bootstrap=0)
+        acts[name], bluffs[name] = np.array(bot.acts), rep.bluffs["A"]["pares"]
+    assert len(acts["heuristic_parero"]) > 100
+    envite = {name: (a >= MA.PARES_BASE) & (a <= MA.FALTA) for name, a in acts.items()}
+    # where it does not send the envite it sings flor or makes its seña first (the seña keeps the turn)
+    other = acts["heuristic_parero"][~envite["heuristic_parero"]]
+    assert np.isin(other, [MA.FLOR, *range(MA.SENA_BASE, MA.NUM_ACTIONS)]).all(), other
+    big = {name: np.isin(a, [MA.PARES_BASE + 2, MA.FALTA]).sum() for name, a in acts.items()}
+    # the rest: its honest envío 1 par with a middling hand (P(win) from pares_bet to pares_raise); seeded: 75%
+    assert big["heuristic_parero"] > 0.6 * envite["heuristic_parero"].sum()
+    assert big["heuristic_parero"] / acts["heuristic_parero"].size > 2 * big["heuristic"] / acts["heuristic"].size, big
+    assert bluffs["heuristic_parero"]["bet_when_weak"]["rate"] > 0.95 > 0.2 > bluffs["heuristic"]["bet_when_weak"]["rate"]
+    assert envite["heuristic"].mean() < 0.5
+    with pytest.raises(ValueError, match="bluff_envite_pares must be 1..15, got 16"):
+        load_policy("heuristic").__class__(config={"bluff_envite_pares": 16})
