@@ -35,7 +35,7 @@ from truque_env.traditions.moteno.rules import TRUQUE_POWER
 BET_KINDS = ("pares", "truco")
 POWER_TRES = int(TRUQUE_POWER[card_id(3, "O")])  # treses: 10 (the piezas and matas are above)
 # the valor de pares bins (Art. 5): below 20 no two cards of a suit and no pieza; 35 and up a pieza
-# with a six or seven, or two piezas
+# (29..31) with a card of 4..6 or more, or two piezas
 PARES_EDGES = (20, 25, 30, 35)
 PARES_BINS = ("<20", "20-24", "25-29", "30-34", "35+")
 TRUCO_BINS = ("weak", "strong")
