@@ -21,6 +21,10 @@ With ``juego_record`` (a network's setting too) the juego's public record follow
 observation's ``juego_record`` slice (manos of the juego, each team's raises, acceptances,
 refusals and leaves: ``truque_env.engine.record``) scaled by 1/16. Without it the features are
 the ones of the networks trained before the record existed, which therefore load unchanged.
+With ``record_rates`` as well (a third setting, off in every network trained before it) each of
+those eight counts divided by the manos finished follows, scaled by 1/2: the rates a reader of
+the rival compares (``agents.record_switch``'s sign reads the same), which a layer of ReLUs
+would otherwise have to learn as a division. All zero in a juego's first mano.
 
 Rows come out in CSR form for ``agents.sparse_linear``. (The centralised critic reads the hidden
 hands, ``observe_hidden``, through a layer of its own: ``train.ppo.loop.Agent``.)
@@ -85,8 +89,9 @@ O_PLAYED_IN = O.SLICES["played_in"][0]
 O_BAZA = O.SLICES["baza"][0]
 
 
-def num_features(hand_features: bool, tradition: str = "moteno", juego_record: bool = False) -> int:
-    return layout_for(tradition).width(hand_features, juego_record)
+def num_features(hand_features: bool, tradition: str = "moteno", juego_record: bool = False,
+                 record_rates: bool = False) -> int:
+    return layout_for(tradition).width(hand_features, juego_record, record_rates)
 
 
 def _scales() -> np.ndarray:
@@ -318,10 +323,12 @@ SUMMARY_NONE, SUMMARY_MOTENO, SUMMARY_ARGENTINO = -1, 0, 1
 
 
 @njit(cache=True, parallel=True)
-def _count(obs, history_start, history_len, summary, summary_n, counts, kind, base, record_start, record_len):
+def _count(obs, history_start, history_len, summary, summary_n, counts, kind, base, record_start, record_len,
+           rates_len):
     """Nonzeros per row; with the hand summary (``summary`` has a row per observation) also
     computes it (``kind``: SUMMARY_MOTENO or SUMMARY_ARGENTINO, from column ``base``), once, into
-    ``summary`` / ``summary_n`` for ``_fill`` to copy. ``record_len`` 0: no juego record."""
+    ``summary`` / ``summary_n`` for ``_fill`` to copy. ``record_len`` 0: no juego record;
+    ``rates_len`` 0: no rates."""
     n = obs.shape[0]
     hand_features = summary.shape[0] == n
     for i in prange(n):
@@ -341,12 +348,16 @@ def _count(obs, history_start, history_len, summary, summary_n, counts, kind, ba
         for j in range(record_len):
             if obs[i, record_start + j] != 0:
                 c += 1
+        if rates_len > 0 and obs[i, record_start] > 0:  # manos finished: the rates of the counts not 0
+            for j in range(rates_len):
+                if obs[i, record_start + 1 + j] != 0:
+                    c += 1
         counts[i] = c
 
 
 @njit(cache=True, parallel=True)
 def _fill(obs, history_start, history_len, entry_width, scale, summary, summary_n, indptr, cols, vals,
-          record_start, record_len, record_base, record_scale):
+          record_start, record_len, record_base, record_scale, rates_len, rates_scale):
     n = obs.shape[0]
     hand_features = summary.shape[0] == n
     for i in prange(n):
@@ -377,6 +388,14 @@ def _fill(obs, history_start, history_len, entry_width, scale, summary, summary_
                 cols[k] = record_base + j
                 vals[k] = v * record_scale
                 k += 1
+        manos = obs[i, record_start] if rates_len > 0 else 0
+        if manos > 0:
+            for j in range(rates_len):
+                v = obs[i, record_start + 1 + j]
+                if v != 0:
+                    cols[k] = record_base + record_len + j
+                    vals[k] = v / manos * rates_scale
+                    k += 1
 
 
 # -- every tradition: the same encoding of its observation -------------------------------------
@@ -405,14 +424,16 @@ class Layout:
     def hand_summary(self) -> bool:
         return self.summary_kind != SUMMARY_NONE
 
-    def width(self, hand_features: bool, juego_record: bool = False) -> int:
+    def width(self, hand_features: bool, juego_record: bool = False, record_rates: bool = False) -> int:
         if hand_features and not self.hand_summary:
             raise ValueError(f"the hand summary (hand_features) is written for the valuations of Truque Moteño and "
                              f"truco argentino; {self.tradition} has none")
         if juego_record and self.record_start < 0:
             raise ValueError(f"{self.tradition}'s observation has no juego_record slice (juego_record)")
+        if record_rates and not juego_record:
+            raise ValueError("record_rates divides the juego_record's counts: it needs juego_record too")
         return (self.num_features + (self.summary_width if hand_features else 0)
-                + (self.record_len if juego_record else 0))
+                + (self.record_len if juego_record else 0) + (self.record_len - 1 if record_rates else 0))
 
 
 def _generic_scales(O_, target: int) -> np.ndarray:
@@ -455,12 +476,14 @@ def layout_for(tradition: str = "moteno") -> Layout:
 
 
 RECORD_SCALE = 1 / 16  # the juego's record: a juego has some ten manos, a team a few words of a kind in each
+RATES_SCALE = 1 / 2  # its rates per mano: a team says a word of a kind some 0 to 2 times a mano
 
 
-def to_csr(obs: np.ndarray, hand_features: bool = False, tradition: str = "moteno", juego_record: bool = False):
+def to_csr(obs: np.ndarray, hand_features: bool = False, tradition: str = "moteno", juego_record: bool = False,
+           record_rates: bool = False):
     """``(indptr, cols, vals)`` of the features of ``obs`` (n, OBS_SIZE) int8 (columns in any order)."""
     lay = layout_for(tradition)
-    lay.width(hand_features, juego_record)
+    lay.width(hand_features, juego_record, record_rates)
     obs = np.ascontiguousarray(obs)
     if obs.dtype != np.int8 or obs.ndim != 2 or obs.shape[1] != lay.obs_size:
         raise ValueError(f"expected int8 observations of shape (n, {lay.obs_size}), got {obs.dtype} {obs.shape}")
@@ -471,16 +494,19 @@ def to_csr(obs: np.ndarray, hand_features: bool = False, tradition: str = "moten
     # the record's columns come last: after the hand summary when there is one
     rs, rl = lay.record_start, (lay.record_len if juego_record else 0)
     rb = lay.num_features + (lay.summary_width if hand_features else 0)
-    return build_csr(obs.shape[0], lambda counts: _count(obs, hs, hl, summary, summary_n, counts, kind, base, rs, rl),
+    nr = lay.record_len - 1 if record_rates else 0  # the rates follow the record
+    return build_csr(obs.shape[0],
+                     lambda counts: _count(obs, hs, hl, summary, summary_n, counts, kind, base, rs, rl, nr),
                      lambda indptr, cols, vals: _fill(obs, hs, hl, ew, lay.scale, summary, summary_n, indptr,
-                                                      cols, vals, rs, rl, rb, RECORD_SCALE))
+                                                      cols, vals, rs, rl, rb, RECORD_SCALE, nr, RATES_SCALE))
 
 
 def dense(obs: np.ndarray, hand_features: bool = False, tradition: str = "moteno",
-          juego_record: bool = False) -> np.ndarray:
+          juego_record: bool = False, record_rates: bool = False) -> np.ndarray:
     """The same features as a dense float32 matrix (slow; for tests and inspection)."""
-    indptr, cols, vals = to_csr(obs, hand_features, tradition, juego_record)
-    out = np.zeros((obs.shape[0], num_features(hand_features, tradition, juego_record)), dtype=np.float32)
+    indptr, cols, vals = to_csr(obs, hand_features, tradition, juego_record, record_rates)
+    out = np.zeros((obs.shape[0], num_features(hand_features, tradition, juego_record, record_rates)),
+                   dtype=np.float32)
     rows = np.repeat(np.arange(obs.shape[0]), np.diff(indptr))
     np.add.at(out, (rows, cols), vals)
     return out

@@ -34,4 +34,5 @@ def read_checkpoint(path: Path) -> dict:
     if isinstance(ckpt.get("config"), dict):
         ckpt["config"].setdefault("hand_features", False)  # settings added after the first checkpoints
         ckpt["config"].setdefault("juego_record", False)
+        ckpt["config"].setdefault("record_rates", False)
     return ckpt

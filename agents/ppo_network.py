@@ -27,7 +27,8 @@ class Agent(nn.Module):
     """
 
     def __init__(self, hidden: int, centralized_critic: bool, seed: int = 0, hand_features: bool = False,
-                 tradition: str = "moteno", critic_opponents: int = 0, juego_record: bool = False):
+                 tradition: str = "moteno", critic_opponents: int = 0, juego_record: bool = False,
+                 record_rates: bool = False):
         super().__init__()
         init_gen = torch.Generator().manual_seed(seed)  # no global RNG, even for the initial weights
         spec = get_tradition(tradition)
@@ -36,7 +37,8 @@ class Agent(nn.Module):
         self.centralized_critic = centralized_critic
         self.hand_features = bool(hand_features)  # the hand summary of agents.features in the input
         self.juego_record = bool(juego_record)  # the juego's public record in the input (agents.features)
-        n_in = F.num_features(self.hand_features, tradition, self.juego_record)
+        self.record_rates = bool(record_rates)  # and its counts per mano
+        n_in = F.num_features(self.hand_features, tradition, self.juego_record, self.record_rates)
 
         def body(n_out, out_std):
             # ReLU: this CPU build of torch computes tanh ~25x slower, and it was a tenth of the time
@@ -65,14 +67,14 @@ class Agent(nn.Module):
         return cls(cfg.hidden, cfg.centralized_critic, seed=cfg.seed, hand_features=cfg.hand_features,
                    tradition=getattr(cfg, "tradition", "moteno"),
                    critic_opponents=len(getattr(cfg, "critic_opponent_kinds", ())),
-                   juego_record=getattr(cfg, "juego_record", False))
+                   juego_record=getattr(cfg, "juego_record", False), record_rates=getattr(cfg, "record_rates", False))
 
     def actor_parameters(self):
         return [*self.actor_in.parameters(), *self.actor.parameters()]
 
     def csr(self, obs):
         """This network's input rows (``agents.features.to_csr``) of int8 observations."""
-        return F.to_csr(_np(obs), self.hand_features, self.tradition, self.juego_record)
+        return F.to_csr(_np(obs), self.hand_features, self.tradition, self.juego_record, self.record_rates)
 
     # CSR rows in (the trainer builds them once per batch) ------------------------------------
     def logits_csr(self, csr, mask):

@@ -30,7 +30,8 @@ class PPOPolicy:
         # the game it was trained for, with its observation and action sizes (older files: Moteño's)
         check_made_for(ckpt.get("settings") or cfg, tradition, f"{self.path}")
         self.agent = Agent(int(cfg["hidden"]), bool(cfg["centralized_critic"]), hand_features=bool(cfg["hand_features"]),
-                           tradition=tradition, juego_record=bool(cfg["juego_record"]))
+                           tradition=tradition, juego_record=bool(cfg["juego_record"]),
+                           record_rates=bool(cfg["record_rates"]))
         # the actor alone plays: a run's critic (with whatever it reads in training) is not loaded
         actor = actor_weights(ckpt["model"])
         missing, unexpected = self.agent.load_state_dict(actor, strict=False)

@@ -222,6 +222,35 @@ def test_juego_record_features_come_last_scaled_and_leave_the_others_as_they_wer
         assert np.allclose(x[:, plain.shape[1] :], record * F.RECORD_SCALE)
 
 
+@pytest.mark.parametrize("tradition", ["moteno", "argentino"])
+def test_record_rates_follow_the_record_as_counts_per_mano_finished(tradition):
+    from truque_env.traditions import get as get_tradition
+
+    env = VectorEnv(16, tradition=tradition, team_size=1, seed=6)
+    obs, *_ = env.reset()
+    rows, rng = [], np.arange(16, dtype=np.int64)
+    for _ in range(150):
+        obs, *_ = env.step(env.sample_actions(rng))
+        rows.append(obs.copy())
+    obs = np.concatenate(rows)
+    start, (width,) = get_tradition(tradition).observation.SLICES["juego_record"]
+    record = obs[:, start : start + width].astype(np.float64)
+    first_mano = record[:, 0] == 0
+    assert first_mano.any() and (~first_mano).any()
+    lay = F.layout_for(tradition)
+    with_record = F.dense(obs, tradition=tradition, juego_record=True)
+    x = F.dense(obs, tradition=tradition, juego_record=True, record_rates=True)
+    assert x.shape[1] == lay.width(False, True, True) == with_record.shape[1] + width - 1
+    assert np.array_equal(x[:, : with_record.shape[1]], with_record)  # the record's columns as they were
+    rates = x[:, with_record.shape[1] :]
+    # mine x 4, the rival's x 4, per mano finished; nothing in the first mano, whatever was said in it
+    expected = np.where(first_mano[:, None], 0.0, record[:, 1:] / np.maximum(record[:, :1], 1)) * F.RATES_SCALE
+    assert np.allclose(rates, expected) and rates.max() > 0
+    assert (record[first_mano, 1:] > 0).any()  # words said in a first mano: counted, not yet a rate
+    with pytest.raises(ValueError, match="record_rates divides the juego_record's counts"):
+        F.dense(obs, tradition=tradition, record_rates=True)
+
+
 def _argentino_summary_reference(row: np.ndarray, base: int) -> set[int]:
     """Argentino's hand summary of one observation row, read the slow way (tests/reference/argentino_ref.py)."""
     from tests.reference import argentino_ref as R

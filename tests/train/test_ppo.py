@@ -85,6 +85,25 @@ def test_a_network_reading_the_juego_record_trains_loads_as_a_bot_and_keeps_its_
         train(_tiny(tmp_path, juego_record=False, resume=True, total_decisions=16 * 8 * 8))
 
 
+def test_a_network_reading_the_record_rates_trains_loads_as_a_bot_and_keeps_its_input(tmp_path):
+    from agents import features as F
+    from agents.ppo_policy import PPOPolicy
+    from truque_env.engine.record import OBS_RECORD_SIZE
+    from truque_env.vector import VectorEnv
+
+    train(_tiny(tmp_path, juego_record=True, record_rates=True))
+    policy = PPOPolicy(tmp_path / "checkpoint.pt")
+    assert policy.agent.record_rates
+    assert policy.agent.actor_in.in_features == F.NUM_FEATURES + OBS_RECORD_SIZE + OBS_RECORD_SIZE - 1
+    env = VectorEnv(8, team_size=1, seed=1)
+    obs, mask, *_ = env.reset()
+    assert policy.act_batch(obs, mask).shape == (8,)
+    with pytest.raises(ValueError, match="record_rates"):  # resuming with the other input
+        train(_tiny(tmp_path, juego_record=True, record_rates=False, resume=True, total_decisions=16 * 8 * 8))
+    with pytest.raises(ValueError, match="record_rates divides the juego_record's counts"):
+        train(_tiny(tmp_path / "bad", record_rates=True))
+
+
 def test_corrupt_or_foreign_checkpoints_are_clear_errors(tmp_path):
     train(_tiny(tmp_path))
     path = tmp_path / "checkpoint.pt"

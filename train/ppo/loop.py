@@ -161,6 +161,10 @@ class PPOConfig:
     """give the network the juego's public record (truque_env.engine.record): how often each team raised,
     accepted, refused and left in the juego so far, so that one policy may tell whom it plays (random's blind
     bets, a bluffer's falsos, a caller who never folds) as a player at the table does"""
+    record_rates: bool = False
+    """with juego_record: also each of the record's counts divided by the manos finished (agents.features),
+    the rates that tell a rival who bets every mano from one who bets when he holds the cards, given as
+    rates rather than left for the network to divide"""
     value_warmup_updates: Annotated[int, Field(ge=0)] = 0
     """updates at the start that train the critic only (for a cloned actor)"""
     anchor_coef: Annotated[float, Field(ge=0)] = 0.0
@@ -263,7 +267,7 @@ class PPOConfig:
         config.match_settings(self)  # the tradition and its limits: a ValueError naming the bad one
         from agents.features import layout_for
 
-        layout_for(self.tradition).width(self.hand_features, self.juego_record)  # what the tradition has
+        layout_for(self.tradition).width(self.hand_features, self.juego_record, self.record_rates)  # what it has
         if self.episode not in ("mano", "juego", "partida"):
             raise ValueError(f"episode must be mano, juego or partida, got {self.episode!r}")
         if self.reward == "juego" and self.episode == "mano":
