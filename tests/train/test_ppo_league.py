@@ -329,6 +329,27 @@ def test_the_second_piece_of_the_sixth_moteno_league_resumes_it_with_its_exploit
     assert Path(__file__).resolve().parents[2].joinpath(exploiter).is_file()
 
 
+def test_the_seventh_moteno_league_config_is_the_sixth_with_the_record_rates_and_the_rivals_it_met_late():
+    """configs/ppo_moteno_league_v7.toml (issue 17): v6 reading the record's rates per mano too, with
+    heuristic_parero (the styles' target), the shipped ppo (a head-to-head target) and both v6 exploiters
+    (even games) in its league from the start; total_decisions out of the way of its 175 minutes."""
+    from train.ppo.loop import PPOConfig
+
+    cfg, changed = _config_and_changes("ppo_moteno_league_v6", "ppo_moteno_league_v7")
+    assert set(changed) == {"record_rates", "total_decisions", "bot_opponents", "pfsp_targets", "run_dir"}
+    assert changed["record_rates"] == (False, True) and cfg["juego_record"] and cfg["time_limit_minutes"] == 175.0
+    assert changed["total_decisions"] == (200_000_000, 300_000_000)
+    exploiters = [f"agents/checkpoints/exploiter_ppo_moteno_league_v6{p}_1v1.pt" for p in ("", "_piece2")]
+    before, after = changed["bot_opponents"]
+    assert list(after) == [*before, "heuristic_parero", "ppo", *exploiters]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "heuristic_parero": 0.82, "ppo": 0.55,
+                                                **{e: 0.5 for e in exploiters}}
+    root = Path(__file__).resolve().parents[2]
+    assert all(root.joinpath(e).is_file() for e in exploiters)
+    assert changed["run_dir"][1] == "runs/ppo_moteno_league_v7"
+    assert PPOConfig.from_toml(root / "configs" / "ppo_moteno_league_v7.toml").record_rates
+
+
 def test_the_third_piece_of_the_fifth_argentino_league_resumes_it_with_the_envido_over_bettors():
     """configs/ppo_argentino_league_v5_piece3.toml (issue 17): v5 resumed to 175 minutes of its clock
     with the shipped ppo (piece 2's, no target), heuristic_enviador (the styles' target) and v5's own
