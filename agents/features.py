@@ -424,6 +424,11 @@ class Layout:
     def hand_summary(self) -> bool:
         return self.summary_kind != SUMMARY_NONE
 
+    @property
+    def rates_len(self) -> int:
+        """columns of ``record_rates``: the record's counts (all but its first field, the manos)"""
+        return max(self.record_len - 1, 0)
+
     def width(self, hand_features: bool, juego_record: bool = False, record_rates: bool = False) -> int:
         if hand_features and not self.hand_summary:
             raise ValueError(f"the hand summary (hand_features) is written for the valuations of Truque Moteño and "
@@ -433,7 +438,7 @@ class Layout:
         if record_rates and not juego_record:
             raise ValueError("record_rates divides the juego_record's counts: it needs juego_record too")
         return (self.num_features + (self.summary_width if hand_features else 0)
-                + (self.record_len if juego_record else 0) + (self.record_len - 1 if record_rates else 0))
+                + (self.record_len if juego_record else 0) + (self.rates_len if record_rates else 0))
 
 
 def _generic_scales(O_, target: int) -> np.ndarray:
@@ -494,7 +499,7 @@ def to_csr(obs: np.ndarray, hand_features: bool = False, tradition: str = "moten
     # the record's columns come last: after the hand summary when there is one
     rs, rl = lay.record_start, (lay.record_len if juego_record else 0)
     rb = lay.num_features + (lay.summary_width if hand_features else 0)
-    nr = lay.record_len - 1 if record_rates else 0  # the rates follow the record
+    nr = lay.rates_len if record_rates else 0  # the rates follow the record
     return build_csr(obs.shape[0],
                      lambda counts: _count(obs, hs, hl, summary, summary_n, counts, kind, base, rs, rl, nr),
                      lambda indptr, cols, vals: _fill(obs, hs, hl, ew, lay.scale, summary, summary_n, indptr,

@@ -39,6 +39,13 @@ POWER_TRES = int(TRUQUE_POWER[card_id(3, "O")])  # treses: 10 (the piezas and ma
 PARES_EDGES = (20, 25, 30, 35)
 PARES_BINS = ("<20", "20-24", "25-29", "30-34", "35+")
 TRUCO_BINS = ("weak", "strong")
+
+
+def pares_bin(pares: np.ndarray) -> np.ndarray:
+    """Bin index of a valor de pares: ``<20``, ``20-24``, ``25-29``, ``30-34``, ``35+`` (``PARES_BINS``)."""
+    return np.digitize(np.asarray(pares), PARES_EDGES).astype(np.int64)
+
+
 _PARES_RAISES = np.array([*range(A.PARES_BASE, A.FLORES_BASE), A.FALTA])
 PARES_ANSWERS = np.array([A.QUIERO, A.NO_QUIERO, *_PARES_RAISES])
 TRUCO_RAISES = np.array([A.RETRUCO, A.PANUEVE])
@@ -136,7 +143,7 @@ class StyleStats:
         # answers to the rivals' bets with the cards seen, by the answerer's hand
         answering = (ph == L.PH_ANSWER) & seen
         r = np.flatnonzero(answering & (exk == L.EX_PARES) & np.isin(a, PARES_ANSWERS))
-        self.answers.count(0, side[r], np.digitize(S0[r, L.PARES_VAL + p[r]], PARES_EDGES), a[r] == A.NO_QUIERO,
+        self.answers.count(0, side[r], pares_bin(S0[r, L.PARES_VAL + p[r]]), a[r] == A.NO_QUIERO,
                            np.isin(a[r], _PARES_RAISES), S0[r, L.PARES_STAKE] == L.FALTA_NOMINAL)
         r = np.flatnonzero(answering & (exk == L.EX_TRUCO) & np.isin(a, TRUCO_ANSWERS))
         self.answers.count(1, side[r], (~weak_truco[r]).astype(np.int64), np.isin(a[r], TRUCO_REFUSALS),

@@ -99,6 +99,7 @@ Run it (``--juegos N`` adds the ablation match; ``--compare`` adds policies to t
 
 from __future__ import annotations
 
+from train.eval.styles.moteno import PARES_BINS, pares_bin
 from train.studies.analysis.ablation import SenasAblated, senas_ablation, senas_ablation_against
 from train.studies.analysis.bets import (
     BetFrequencies,
@@ -108,14 +109,13 @@ from train.studies.analysis.bets import (
 )
 from train.studies.analysis.cli import AnalysisConfig, main, run
 from train.studies.analysis.influence import InfluenceUnits, causal_influence, influence_units
-from train.studies.analysis.selfplay import NO_SENA, PARES_BINS, SYMBOLS, TRUCO_BINS
+from train.studies.analysis.selfplay import NO_SENA, SYMBOLS, TRUCO_BINS
 from train.studies.analysis.senas import (
     SenaRecords,
     collect_senas,
     hand_class,
     honest_conditions,
     mutual_information_bits,
-    pares_bin,
     senas_mutual_information,
 )
 

@@ -9,16 +9,14 @@ from pathlib import Path
 import numpy as np
 
 from train.eval.duplicate import _rate, wilson
-from train.eval.styles.moteno import NO_CARD, POWER_OF, POWER_TRES
+from train.eval.styles.moteno import NO_CARD, PARES_BINS, POWER_OF, POWER_TRES, pares_bin
 from train.studies.analysis.selfplay import (
-    PARES_BINS,
     POWER_MATA,
     POWER_PIEZA,
     TRUCO_BINS,
     _held_cards,
     _self_play,
 )
-from train.studies.analysis.senas import pares_bin
 from truque_env.io import atomic_output
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import layout as L

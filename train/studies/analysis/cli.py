@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from train.eval.duplicate import _jsonable
+from train.eval.styles.moteno import PARES_BINS
 from train.studies.analysis.ablation import senas_ablation, senas_ablation_against
 from train.studies.analysis.bets import bet_frequencies, plot_bet_frequencies
 from train.studies.analysis.influence import causal_influence
-from train.studies.analysis.selfplay import PARES_BINS, _check_positive, _check_table
+from train.studies.analysis.selfplay import _check_positive, _check_table
 from train.studies.analysis.senas import collect_senas, senas_mutual_information
 from truque_env.io import check_new_output, write_json_atomic
 

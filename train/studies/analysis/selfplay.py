@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import act_batch
-from train.eval.styles.moteno import PARES_BINS, PARES_EDGES  # noqa: F401 (the records' bins)
 from truque_env.settings import MatchSettings
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import batch as B

@@ -9,12 +9,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from train.eval.duplicate import _rate
-from train.eval.styles.moteno import NO_CARD, SENA_CIEGA, SENA_FLOR, SIGNAL
+from train.eval.styles.moteno import NO_CARD, PARES_BINS, SENA_CIEGA, SENA_FLOR, SIGNAL, pares_bin
 from train.studies.analysis.selfplay import (
     LN2,
     NO_SENA,
-    PARES_BINS,
-    PARES_EDGES,
     SYMBOLS,
     _held_cards,
     _self_play,
@@ -92,11 +90,6 @@ def hand_class(records: SenaRecords) -> np.ndarray:
     """The first seña (``SENA_NAMES`` order) honest for each hand; ciega when none of the others."""
     # always defined: when no card seña, tres or dos holds, ciega does
     return honest_conditions(records).argmax(axis=1).astype(np.int64)
-
-
-def pares_bin(pares: np.ndarray) -> np.ndarray:
-    """Bin index of a valor de pares: ``<20``, ``20-24``, ``25-29``, ``30-34``, ``35+``."""
-    return np.digitize(np.asarray(pares), PARES_EDGES).astype(np.int64)
 
 
 # --------------------------------------------------------------------------------------------
