@@ -326,7 +326,8 @@ def exploitability_section() -> list[str]:
 
 
 REDUCED_LABELS = {"cfr_plus": "CFR+ (average)", "ppo_self_play": "PPO self-play", "ppo_league": "PPO league (PFSP)",
-                  "ppo_league_exploiters": "PPO league + exploiters"}
+                  "ppo_league_exploiters": "PPO league + exploiters", "ppo_magnet": "PPO self-play + magnet",
+                  "ppo_league_exploiters_magnet": "PPO league + exploiters + magnet"}
 
 
 def reduced_section() -> list[str]:

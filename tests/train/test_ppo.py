@@ -825,6 +825,59 @@ def test_an_anchor_needs_a_warm_start(tmp_path):
 
 
 # ------------------------------------------------------------------------------------------
+# the magnet: KL(policy || magnet), the magnet an exponential average of the learner (mirror descent)
+
+
+def test_ppo_loss_adds_the_weighted_magnet_kl_except_in_the_value_warm_up():
+    from train.ppo.loop import ppo_loss
+
+    cfg = PPOConfig(magnet_coef=0.2)
+    z = torch.zeros(4, dtype=torch.float64)
+    adv = torch.tensor([1.0, 1.0, -1.0, -1.0], dtype=torch.float64)
+    kl = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64)
+    plain, _ = ppo_loss(z, z, adv, z, z, z, cfg)
+    pulled, terms = ppo_loss(z, z, adv, z, z, z, cfg, magnet_kl=kl)
+    assert pulled.item() == pytest.approx(plain.item() + 0.2 * 0.25) and terms["magnet_kl"].item() == pytest.approx(0.25)
+    assert ppo_loss(z, z, adv, z, z, z, cfg, critic_only=True, magnet_kl=kl)[0].item() == pytest.approx(0.0)
+
+
+def test_the_magnet_follows_the_learner_by_its_ema_and_a_resume_keeps_it(tmp_path, fixed_threads):
+    """The magnet starts as the actor's start and each update moves magnet_ema of the way to the
+    learner: with magnet_ema = 1 it is the learner after every update; with a small one it stays near
+    the start. Written into the checkpoint, read back on resume: the split run ends where the straight one does."""
+    from train.ppo.loop import Agent
+
+    kw = dict(magnet_coef=0.5, anneal_lr=False, learning_rate=3e-3, total_decisions=16 * 8 * 4)
+    full = tmp_path / "full"
+    train(_tiny(full, magnet_ema=1.0, **kw))
+    ckpt = load_checkpoint(full / "checkpoint.pt")
+    assert all(torch.equal(ckpt["magnet"][k], v) for k, v in ckpt["model"].items())
+    slow = tmp_path / "slow"
+    train(_tiny(slow, magnet_ema=0.01, **kw))
+    ckpt = load_checkpoint(slow / "checkpoint.pt")
+    start = Agent.from_config(_tiny(slow)).state_dict()  # the same seed: the actor's start
+    moved = {k: float((ckpt["model"][k] - start[k]).abs().max()) for k in start if start[k].is_floating_point()}
+    trailed = {k: float((ckpt["magnet"][k] - start[k]).abs().max()) for k in moved}
+    key = max(moved, key=moved.get)
+    assert 0 < trailed[key] < 0.1 * moved[key]
+    lines = [json.loads(line) for line in (slow / "metrics.jsonl").read_text().splitlines()]
+    assert all(line["loss/magnet_kl"] >= 0 for line in lines if "loss/magnet_kl" in line)
+    assert any("loss/magnet_kl" in line for line in lines)
+    assert "magnet" not in load_checkpoint(_run_plain(tmp_path / "plain"))
+    split = tmp_path / "split"
+    train(_tiny(split, magnet_ema=0.01, **{**kw, "total_decisions": 16 * 8 * 2}))
+    train(_tiny(split, magnet_ema=0.01, resume=True, **kw))
+    other = load_checkpoint(split / "checkpoint.pt")
+    assert all(torch.equal(ckpt["model"][k], other["model"][k]) for k in ckpt["model"])
+    assert all(torch.equal(ckpt["magnet"][k], other["magnet"][k]) for k in ckpt["magnet"])
+
+
+def _run_plain(run_dir: Path) -> Path:
+    train(_tiny(run_dir, total_decisions=16 * 8))
+    return run_dir / "checkpoint.pt"
+
+
+# ------------------------------------------------------------------------------------------
 # a critic that knows who holds the other team
 
 

@@ -73,6 +73,16 @@ def test_a_bot_is_named_by_its_registry_name_its_file_or_its_run_and_piece(page)
     assert page.label("runs/ppo_argentino_league_v7/policy.pt+envido") == "ppo_argentino_v7+envido"
 
 
+def test_every_exploiter_file_in_the_results_is_an_exploiter_study():
+    """The page's exploitability section reads benchmarks/results/exploiter_*.json as the exploiter
+    study writes them; a match report saved under that prefix broke it once."""
+    paths = sorted((ROOT / "benchmarks" / "results").glob("exploiter_*.json"))
+    assert paths
+    for path in paths:
+        study = json.loads(path.read_text())
+        assert {"target", "exploiter_win_rate", "tradition", "team_size", "report"} <= set(study), path.name
+
+
 def test_the_reduced_games_section_reads_the_study_and_says_when_it_is_missing(page, tmp_path):
     from train.studies.reduced_exploitability import ReducedStudyConfig, run
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 
 from train.cfr.games import load_game
 from train.cfr.solvers import best_response, exploitability, uniform_policy
@@ -73,12 +74,53 @@ def test_the_same_seed_gives_the_same_policy():
     assert not np.array_equal(a.policy, c.policy)
 
 
+def test_a_strong_uniform_magnet_holds_the_learner_near_uniform_play():
+    """Magnetic mirror descent's KL(policy || magnet): with a fixed uniform magnet and a large weight the
+    learner stays close to uniform, where without it the same updates leave it far behind."""
+    game = load_game("kuhn_poker")
+    cfg = dict(game="kuhn_poker", mode="self_play", updates=60, episodes=1024, eval_every=60, learning_rate=0.01)
+    free = train(TreePPOConfig(**cfg))
+    held = train(TreePPOConfig(**cfg, magnet_coef=20.0))
+    uniform = uniform_policy(game)
+
+    def kl_to_uniform(policy):
+        p = np.where(policy > 0, policy, 1.0)
+        return float((policy * np.log(p / np.where(uniform > 0, uniform, 1.0))).sum(-1).max())
+
+    assert kl_to_uniform(held.policy) < 0.02 < kl_to_uniform(free.policy)
+
+
+def test_a_moving_magnet_ends_less_exploitable_than_self_play_on_kuhn():
+    """The magnet moving toward the learner (magnet_mix) damps self-play's cycling: the last iterate's
+    exact exploitability on Kuhn at the end of the same updates (study: 0.079 without, 0.015 with it)."""
+    cfg = dict(game="kuhn_poker", mode="self_play", updates=400, episodes=2048, eval_every=100)
+    plain = train(TreePPOConfig(**cfg))
+    magnet = train(TreePPOConfig(**cfg, magnet_coef=0.3, magnet_mix=0.01))
+    assert magnet.exploitability < 0.06 < plain.exploitability
+
+
+def test_the_same_seed_gives_the_same_policy_on_a_truque_game_whatever_torch_threads_are_set():
+    """On truque_tiny, with two torch threads, the backward pass's sums came out in another order from
+    run to run; train runs on one thread and gives the caller's setting back."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        cfg = dict(game="truque_tiny", mode="self_play", updates=20, eval_every=20, episodes=2048)
+        a, b = train(TreePPOConfig(**cfg)), train(TreePPOConfig(**cfg))
+        assert np.array_equal(a.policy, b.policy) and torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+
+
 @pytest.mark.parametrize("bad, match", [
     (dict(game="chess"), "unknown game"),
     (dict(mode="self_play", exploiters=True), "exploiters join a league"),
     (dict(updates=0), "updates must be positive"),
     (dict(p_latest=1.5), "p_latest"),
     (dict(learning_rate=0.0), "learning_rate"),
+    (dict(magnet_coef=-0.1), "magnet_coef"),
+    (dict(magnet_mix=0.1), "set magnet_coef > 0"),
+    (dict(magnet_coef=0.1, magnet_mix=1.5), "magnet_mix"),
 ])
 def test_bad_settings_are_refused(bad, match):
     with pytest.raises(ValueError, match=match):

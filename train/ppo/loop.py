@@ -24,6 +24,10 @@ opponent in the mix, ``critic_knows_opponent`` tells the critic who holds the ot
 only): the values against random and against the heuristic differ, and one averaged value makes
 the decisions that end a juego look better against random than they are.
 
+``magnet_coef`` adds KL(policy || magnet) instead, the magnet an exponential average of the learner's
+own weights (``magnet_ema``): magnetic mirror descent, whose current policy settles where plain
+self-play's cycles (on Kuhn poker's tree its last iterate ends 5 times less exploitable: docs/cfr.md).
+
 Rewards are chinas of the seat's team minus the rival's, divided by ``target``, scored when a
 mano ends. A decision's return runs to the same seat's next decision (GAE per (table, seat)
 trajectory, ``_gae`` below).
@@ -176,6 +180,13 @@ class PPOConfig:
     """the anchor's weight falls linearly from anchor_coef at the first update to 0 at this update, and
     stays 0 after it (the run then leaves its warm start as far as the advantages pull it: to beat a
     bot by a wide margin is to stop playing like it); 0: anchor_coef throughout"""
+    magnet_coef: Annotated[float, Field(ge=0)] = 0.0
+    """weight of KL(policy || magnet) in each minibatch's loss: magnetic mirror descent (Sokota et al.,
+    2023), whose last iterate settles near an equilibrium of a two-player zero-sum game where plain
+    self-play's cycles around it (on the reduced games train.ppo.tree measures it exactly: docs/cfr.md).
+    The magnet is a frozen copy of the actor's start that follows the learner slowly (magnet_ema). 0: off"""
+    magnet_ema: Annotated[float, Field(gt=0, le=1)] = 0.01
+    """after each update every weight of the magnet moves this share of the way to the learner's"""
     # warm start by behaviour cloning (train/ppo/bc.py)
 
     bc_dataset: Path | None = None
@@ -423,13 +434,14 @@ def _gae(seats, trained, rewards, terminated, values, last_values, gamma, lam, a
 # checkpoints: atomic, loaded with weights_only=True
 
 
-def masked_kl(anchor_logits, logits, mask):
-    """KL(anchor || policy) per row over the legal actions (illegal ones carry -inf logits in both
-    and no probability: they add nothing, rather than the nan of 0 * -inf)."""
+def masked_kl(p_logits, q_logits, mask):
+    """KL(p || q) per row over the legal actions (illegal ones carry -inf logits in both and no
+    probability: they add nothing, rather than the nan of 0 * -inf). The anchor's term is
+    KL(anchor || policy), the magnet's KL(policy || magnet)."""
     legal = mask != 0
-    anchor_logp = torch.log_softmax(anchor_logits, dim=-1).masked_fill(~legal, 0.0)
-    logp = torch.log_softmax(logits, dim=-1).masked_fill(~legal, 0.0)
-    return (anchor_logp.exp() * (anchor_logp - logp)).sum(-1)
+    p_logp = torch.log_softmax(p_logits, dim=-1).masked_fill(~legal, 0.0)
+    q_logp = torch.log_softmax(q_logits, dim=-1).masked_fill(~legal, 0.0)
+    return (p_logp.exp() * (p_logp - q_logp)).sum(-1)
 
 
 def anchor_weight(cfg: PPOConfig, update: int) -> float:
@@ -441,14 +453,15 @@ def anchor_weight(cfg: PPOConfig, update: int) -> float:
 
 
 def ppo_loss(logp, old_logp, adv, entropy, value, ret, cfg: PPOConfig, critic_only: bool = False, anchor_kl=None,
-             anchor_coef: float | None = None):
+             anchor_coef: float | None = None, magnet_kl=None):
     """The loss of one minibatch, to minimise, and its terms (detached, for the logs).
 
     The clipped surrogate of Schulman et al. (2017, eq. 7) on advantages normalised within the
     minibatch, minus ``ent_coef`` times the mean entropy, plus ``vf_coef`` times the squared
     value error (halved), plus ``anchor_coef`` (default ``cfg.anchor_coef``; the loop passes
     ``anchor_weight``) times the mean ``anchor_kl`` (``masked_kl`` of the warm start's logits, when
-    there is an anchor); ``critic_only`` (the value warm-up of a cloned actor) keeps the value term alone.
+    there is an anchor), plus ``magnet_coef`` times the mean ``magnet_kl`` (KL(policy || magnet), when
+    there is a magnet); ``critic_only`` (the value warm-up of a cloned actor) keeps the value term alone.
     """
     logratio = logp - old_logp
     ratio = logratio.exp()
@@ -459,12 +472,16 @@ def ppo_loss(logp, old_logp, adv, entropy, value, ret, cfg: PPOConfig, critic_on
     loss = cfg.vf_coef * value_loss if critic_only else policy - cfg.ent_coef * ent + cfg.vf_coef * value_loss
     if anchor_kl is not None and not critic_only:
         loss = loss + (cfg.anchor_coef if anchor_coef is None else anchor_coef) * anchor_kl.mean()
+    if magnet_kl is not None and not critic_only:
+        loss = loss + cfg.magnet_coef * magnet_kl.mean()
     with torch.no_grad():
         terms = {"policy": policy.detach(), "value": value_loss.detach(), "entropy": ent.detach(),
                  "approx_kl": ((ratio - 1) - logratio).mean(),
                  "clipfrac": ((ratio - 1).abs() > cfg.clip_coef).float().mean()}
         if anchor_kl is not None:
             terms["anchor_kl"] = anchor_kl.mean()
+        if magnet_kl is not None:
+            terms["magnet_kl"] = magnet_kl.mean()
     return loss, terms
 
 
@@ -516,7 +533,7 @@ def _grow_critic_opponents(ckpt: dict, agent: Agent) -> None:
     """Bots appended to ``bot_opponents`` on resume (``load_checkpoint`` allows only that) are new kinds
     at the end of ``critic_opponent_kinds``: the critic's table of opponents gains their rows, zero
     as a new table starts, and so do Adam's moments for it. The rows already learned stay. Applied
-    to every weight set the checkpoint holds: the learner, its anchor and its snapshots."""
+    to every weight set the checkpoint holds: the learner, its anchor, its magnet and its snapshots."""
     key = "critic_opponent.weight"
     if not agent.critic_opponents:
         return
@@ -525,7 +542,7 @@ def _grow_critic_opponents(ckpt: dict, agent: Agent) -> None:
     def grow(t: torch.Tensor) -> torch.Tensor:
         return t if t.shape[0] == rows else torch.cat([t, t.new_zeros(rows - t.shape[0], *t.shape[1:])])
 
-    for weights in (ckpt["model"], ckpt.get("anchor"), *ckpt["pool"]):
+    for weights in (ckpt["model"], ckpt.get("anchor"), ckpt.get("magnet"), *ckpt["pool"]):
         if weights is not None and key in weights:
             weights[key] = grow(weights[key])
     index = [name for name, _ in agent.named_parameters()].index(key)  # the optimizer's one group, in this order
@@ -647,6 +664,11 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         anchor = Agent.from_config(cfg)
         anchor.load_state_dict(ckpt["anchor"] if cfg.resume else agent.state_dict())
         anchor.requires_grad_(False)
+    magnet = None
+    if cfg.magnet_coef > 0:  # starts as the actor starts, then follows it (magnet_ema)
+        magnet = Agent.from_config(cfg)
+        magnet.load_state_dict(ckpt["magnet"] if cfg.resume else agent.state_dict())
+        magnet.requires_grad_(False)
     # the log's clock is the time limit's: it has run since t_start (the warm start included)
     log = _Log(cfg, resumed=cfg.resume, seconds=run.seconds + time.perf_counter() - t_start, at=run)
 
@@ -712,13 +734,24 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                     with torch.no_grad():
                         anchor_logits = anchor.logits_csr(csr, mk)
                     anchor_kl = masked_kl(anchor_logits, logits, mk)
+                magnet_kl = None
+                if magnet is not None:
+                    with torch.no_grad():
+                        magnet_logits = magnet.logits_csr(csr, mk)
+                    magnet_kl = masked_kl(logits, magnet_logits, mk)
                 loss, terms = ppo_loss(logp, f_logp[mb], f_adv[mb], entropy, value, f_ret[mb], cfg,
-                                       critic_only=warmup, anchor_kl=anchor_kl, anchor_coef=anchor_now)
+                                       critic_only=warmup, anchor_kl=anchor_kl, anchor_coef=anchor_now,
+                                       magnet_kl=magnet_kl)
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
                 optimizer.step()
                 stats = {f"loss/{k}": v.item() for k, v in terms.items()}
+        if magnet is not None:  # the magnet follows the learner: an exponential average of its weights
+            with torch.no_grad():
+                for m_w, w in zip(magnet.state_dict().values(), agent.state_dict().values(), strict=True):
+                    if m_w.is_floating_point():
+                        m_w.lerp_(w, cfg.magnet_ema)
         run.update += 1
         update_seconds = time.perf_counter() - t_update
         train_seconds += update_seconds
@@ -761,6 +794,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                 "torch_rng": gen.get_state(), "numpy_rng": np_rng.bit_generator.state, "ret_stats": ret_stats,
                 **sampler.state(),  # the tables and the bots' generators (the workers': theirs too)
                 **({"anchor": anchor.state_dict()} if anchor is not None else {}),
+                **({"magnet": magnet.state_dict()} if magnet is not None else {}),
                 **({"league_stats": league.state()} if league is not None else {}),
             })
             log.flush()

@@ -113,6 +113,12 @@ class TreePPOConfig:
     0.14-0.26 at 0.01, cycling)"""
     clip_coef: float = 0.2
     ent_coef: float = 0.01
+    magnet_coef: float = 0.0
+    """magnetic mirror descent (Sokota et al., 2023): the loss adds magnet_coef * KL(policy || magnet),
+    the magnet a policy table that starts uniform; 0: no magnet"""
+    magnet_mix: float = 0.0
+    """after each update the magnet moves geometrically toward the learner, magnet ∝ magnet^(1-m) policy^m;
+    0 keeps it uniform (the learner then tends to the quantal response equilibrium of magnet_coef)"""
     p_latest: float = 0.2
     """league: the share of self-play games"""
     pfsp_power: float = 2.0
@@ -138,11 +144,13 @@ class TreePPOConfig:
                      "max_exploiters", "eval_every"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
-        for name in ("p_latest", "pfsp_mix", "pfsp_decay"):
+        for name in ("p_latest", "pfsp_mix", "pfsp_decay", "magnet_mix"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
-        if self.learning_rate <= 0 or self.clip_coef <= 0 or self.ent_coef < 0 or self.seed < 0:
-            raise ValueError("learning_rate and clip_coef must be > 0, ent_coef and seed >= 0")
+        if self.learning_rate <= 0 or self.clip_coef <= 0 or min(self.ent_coef, self.magnet_coef, self.seed) < 0:
+            raise ValueError("learning_rate and clip_coef must be > 0, ent_coef, magnet_coef and seed >= 0")
+        if self.magnet_mix > 0 and not self.magnet_coef > 0:
+            raise ValueError("magnet_mix moves the magnet: set magnet_coef > 0 too")
         config.check_config(self)
 
 
@@ -185,7 +193,18 @@ def _deterministic(game: GameTree, actions: np.ndarray) -> np.ndarray:
 
 
 def train(cfg: TreePPOConfig) -> TreePPORun:
+    """Trains on one torch thread: with two, the backward pass's sums came out in another order from
+    run to run, and the same seed ended with another exploitability in the third digit on the truque games."""
     cfg.validate()
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        return _train(cfg)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _train(cfg: TreePPOConfig) -> TreePPORun:
     game = load_game(cfg.game)
     rows, cols = game.table_shape
     legal = torch.from_numpy(np.arange(cols)[None, :] < game.num_actions[:, None])
@@ -203,6 +222,7 @@ def train(cfg: TreePPOConfig) -> TreePPORun:
     snapshots: list[_Entry] = []
     exploiters: list[_Entry] = []
     run = TreePPORun(game, _probs(logits, legal))
+    log_magnet = torch.log_softmax(torch.zeros((rows, cols)).masked_fill(~legal, -torch.inf), dim=-1)
 
     def evaluate(update: int):
         e = exploitability(game, run.policy)
@@ -250,10 +270,18 @@ def train(cfg: TreePPOConfig) -> TreePPORun:
             entropy = -(p_all * logp_all.masked_fill(~legal[info], 0.0)).sum(-1).mean()
             value_loss = 0.5 * ((values[info] - ret) ** 2).mean()
             loss = policy_loss - cfg.ent_coef * entropy + value_loss
+            if cfg.magnet_coef > 0:  # KL(policy || magnet) at the states sampled, over the legal actions
+                gap = (logp_all - log_magnet[info]).masked_fill(~legal[info], 0.0)
+                loss = loss + cfg.magnet_coef * (p_all * gap).sum(-1).mean()
             optim.zero_grad()
             loss.backward()
             optim.step()
         run.policy = _probs(logits, legal)
+        if cfg.magnet_mix > 0:
+            with torch.no_grad():
+                mixed = (1 - cfg.magnet_mix) * log_magnet + cfg.magnet_mix * torch.log_softmax(
+                    logits.masked_fill(~legal, -torch.inf), dim=-1)
+                log_magnet = torch.log_softmax(mixed.masked_fill(~legal, -torch.inf), dim=-1)
         run.seconds += time.perf_counter() - t0
         if cfg.mode == "league" and update % cfg.snapshot_every == 0:
             snapshots = (snapshots + [_Entry(run.policy.copy())])[-cfg.pool_size:]
