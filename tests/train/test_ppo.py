@@ -723,17 +723,19 @@ def test_masked_kl_known_values_and_illegal_actions_add_nothing():
     assert torch.isfinite(policy.grad).all()  # the -inf of an illegal action makes no nan
 
 
-def test_ppo_loss_adds_the_weighted_anchor_kl_except_in_the_value_warm_up():
+@pytest.mark.parametrize("term", ["anchor", "magnet"])
+def test_ppo_loss_adds_the_weighted_kl_term_except_in_the_value_warm_up(term):
+    """The anchor's KL(warm start || policy) and the magnet's KL(policy || magnet) each weigh by their coefficient."""
     from train.ppo.loop import ppo_loss
 
-    cfg = PPOConfig(anchor_coef=0.3)
+    cfg = PPOConfig(**{f"{term}_coef": 0.3})
     z = torch.zeros(4, dtype=torch.float64)
     adv = torch.tensor([1.0, 1.0, -1.0, -1.0], dtype=torch.float64)
-    kl = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64)
+    kl = {f"{term}_kl": torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64)}
     plain, _ = ppo_loss(z, z, adv, z, z, z, cfg)
-    anchored, terms = ppo_loss(z, z, adv, z, z, z, cfg, anchor_kl=kl)
-    assert anchored.item() == pytest.approx(plain.item() + 0.3 * 0.25) and terms["anchor_kl"].item() == pytest.approx(0.25)
-    warm, _ = ppo_loss(z, z, adv, z, z, z, cfg, critic_only=True, anchor_kl=kl)
+    pulled, terms = ppo_loss(z, z, adv, z, z, z, cfg, **kl)
+    assert pulled.item() == pytest.approx(plain.item() + 0.3 * 0.25) and terms[f"{term}_kl"].item() == pytest.approx(0.25)
+    warm, _ = ppo_loss(z, z, adv, z, z, z, cfg, critic_only=True, **kl)
     assert warm.item() == pytest.approx(0.0)
 
 
@@ -826,19 +828,6 @@ def test_an_anchor_needs_a_warm_start(tmp_path):
 
 # ------------------------------------------------------------------------------------------
 # the magnet: KL(policy || magnet), the magnet an exponential average of the learner (mirror descent)
-
-
-def test_ppo_loss_adds_the_weighted_magnet_kl_except_in_the_value_warm_up():
-    from train.ppo.loop import ppo_loss
-
-    cfg = PPOConfig(magnet_coef=0.2)
-    z = torch.zeros(4, dtype=torch.float64)
-    adv = torch.tensor([1.0, 1.0, -1.0, -1.0], dtype=torch.float64)
-    kl = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64)
-    plain, _ = ppo_loss(z, z, adv, z, z, z, cfg)
-    pulled, terms = ppo_loss(z, z, adv, z, z, z, cfg, magnet_kl=kl)
-    assert pulled.item() == pytest.approx(plain.item() + 0.2 * 0.25) and terms["magnet_kl"].item() == pytest.approx(0.25)
-    assert ppo_loss(z, z, adv, z, z, z, cfg, critic_only=True, magnet_kl=kl)[0].item() == pytest.approx(0.0)
 
 
 def test_the_magnet_follows_the_learner_by_its_ema_and_a_resume_keeps_it(tmp_path, fixed_threads):

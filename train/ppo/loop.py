@@ -26,7 +26,7 @@ the decisions that end a juego look better against random than they are.
 
 ``magnet_coef`` adds KL(policy || magnet) instead, the magnet an exponential average of the learner's
 own weights (``magnet_ema``): magnetic mirror descent, whose current policy settles where plain
-self-play's cycles (on Kuhn poker's tree its last iterate ends 5 times less exploitable: docs/cfr.md).
+self-play's cycles (on Kuhn poker's tree, tabular, its last iterate ends 5 times less exploitable: docs/cfr.md).
 
 Rewards are chinas of the seat's team minus the rival's, divided by ``target``, scored when a
 mano ends. A decision's return runs to the same seat's next decision (GAE per (table, seat)
@@ -182,9 +182,10 @@ class PPOConfig:
     bot by a wide margin is to stop playing like it); 0: anchor_coef throughout"""
     magnet_coef: Annotated[float, Field(ge=0)] = 0.0
     """weight of KL(policy || magnet) in each minibatch's loss: magnetic mirror descent (Sokota et al.,
-    2023), whose last iterate settles near an equilibrium of a two-player zero-sum game where plain
-    self-play's cycles around it (on the reduced games train.ppo.tree measures it exactly: docs/cfr.md).
-    The magnet is a frozen copy of the actor's start that follows the learner slowly (magnet_ema). 0: off"""
+    2023), whose last iterate, in the tabular case, settles near an equilibrium of a two-player zero-sum
+    game where plain self-play's cycles around it (train.ppo.tree measures it exactly on the reduced games:
+    docs/cfr.md). The magnet is a copy of the actor's start, outside the optimizer, that follows the
+    learner slowly (magnet_ema). 0: off"""
     magnet_ema: Annotated[float, Field(gt=0, le=1)] = 0.01
     """after each update every weight of the magnet moves this share of the way to the learner's"""
     # warm start by behaviour cloning (train/ppo/bc.py)
