@@ -99,6 +99,10 @@ def test_the_reduced_games_section_reads_the_study_and_says_when_it_is_missing(p
         run(ReducedStudyConfig(games=("kuhn_poker",), out=str(out)))
     with pytest.raises(ValueError, match="unknown games"):
         run(ReducedStudyConfig(games=("go",), out=str(tmp_path / "x.json")))
+    with pytest.raises(ValueError, match="magnet_coef must be > 0"):
+        run(ReducedStudyConfig(magnet_coef=0.0, out=str(tmp_path / "x.json")))
+    with pytest.raises(ValueError, match="magnet_mix must be in"):
+        run(ReducedStudyConfig(magnet_mix=1.5, out=str(tmp_path / "x.json")))
 
 
 def test_the_argentino_falsos_come_from_the_league_matches(page, monkeypatch):
