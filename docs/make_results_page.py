@@ -3,6 +3,7 @@
     python docs/make_results_page.py          # the page from the committed measurements (seconds)
     python docs/make_results_page.py --run    # first measure everything again (hours; alone on the cores)
     python docs/make_results_page.py --run --tradition argentino    # only that tradition's leagues
+    python docs/make_results_page.py --run --rerun ppo_reader   # only the matches of a bot that changed
 
 What the page holds, and where each number comes from (all under ``benchmarks/results/``):
 
@@ -114,21 +115,25 @@ def league_dir(tradition: str, size: int) -> Path:
 # measuring (--run)
 
 
-def run_all(juegos: int, analysis_juegos: int, traditions=("moteno", "argentino")) -> None:
-    """Measure the leagues (and Moteño's analyses) of ``traditions`` again."""
+def run_all(juegos: int, analysis_juegos: int, traditions=("moteno", "argentino"), rerun: tuple[str, ...] = ()) -> None:
+    """Measure the leagues (and Moteño's analyses) of ``traditions`` again; with ``rerun``, only the
+    matches and analyses of those bots, the rest read from the leagues already measured."""
     from train.eval.league import LeagueConfig
     from train.eval.league import run as run_league
 
     for tradition, size, bots in SECTIONS:
-        if tradition not in traditions:
+        if tradition not in traditions or (rerun and not set(rerun) & set(bots)):
             continue
         run_league(LeagueConfig(policies=",".join(bots), tradition=tradition, team_size=size, juegos=juegos,
-                                out_dir=league_dir(tradition, size), overwrite=True, progress=False))
+                                out_dir=league_dir(tradition, size), overwrite=True, progress=False,
+                                rerun=",".join(b for b in rerun if b in bots)))
     from train.studies.analysis import AnalysisConfig
     from train.studies.analysis import run as run_analysis
 
     for size in ANALYSIS_SIZES if "moteno" in traditions else ():
         for name, policy, _ in ANALYSED:
+            if rerun and policy not in rerun:
+                continue
             run_analysis(AnalysisConfig(policy=policy, team_size=size, juegos=analysis_juegos,
                                         ablation_opponent="heuristic", out=ANALYSES / f"{name}_{size}v{size}.json",
                                         overwrite=True))
@@ -374,14 +379,20 @@ def main(argv=None) -> None:
     ap.add_argument("--run", action="store_true", help="measure every league and analysis again first")
     ap.add_argument("--tradition", choices=sorted({t for t, _, _ in SECTIONS}), action="append",
                     help="with --run: only this tradition's leagues (and analyses); repeatable")
+    ap.add_argument("--rerun", action="append", default=[],
+                    help="with --run: measure again only this bot's matches (a bot that changed); repeatable")
     ap.add_argument("--juegos", type=int, default=LEAGUE_JUEGOS, help="juegos per league pairing (with --run)")
     ap.add_argument("--analysis-juegos", type=int, default=ANALYSIS_JUEGOS, help="juegos per ablation match")
     ap.add_argument("--out", type=Path, default=PAGE)
     args = ap.parse_args(argv)
-    if args.tradition and not args.run:
-        ap.error("--tradition picks what --run measures again; give --run too")
+    if (args.tradition or args.rerun) and not args.run:
+        ap.error("--tradition and --rerun pick what --run measures again; give --run too")
+    unknown = sorted(set(args.rerun) - {b for _, _, bots in SECTIONS for b in bots})
+    if unknown:
+        ap.error(f"--rerun {', '.join(unknown)}: not in any league of the page")
     if args.run:
-        run_all(args.juegos, args.analysis_juegos, tuple(args.tradition or {t for t, _, _ in SECTIONS}))
+        run_all(args.juegos, args.analysis_juegos, tuple(args.tradition or {t for t, _, _ in SECTIONS}),
+                tuple(args.rerun))
     write_text_atomic(args.out, render())
     print(f"wrote {args.out}")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -433,3 +434,31 @@ def test_cli_evaluate(tmp_path, capsys):
     data = json.loads(out.read_text())
     assert data["names"] == {"A": "random", "B": "random,random"} and data["juegos"]["episodes"] == 20
     assert "win rate of side A" in capsys.readouterr().out
+
+
+def test_a_league_plays_again_only_the_matches_of_the_bots_it_is_told_to(tmp_path, monkeypatch):
+    """LeagueConfig.rerun: the other matches are read from the saved league (the same seeds would
+    play them move for move), so the league is the one a full run writes; other settings or another
+    order of the policies are refused, not mixed in."""
+    import train.eval.league as league
+    from train.eval.league import LeagueConfig
+    from train.eval.league import run as run_cli
+
+    kw = dict(policies="random,style_folder,style_caller", team_size=1, juegos=20, target=15, num_envs=20,
+              bootstrap=50, progress=False)
+    run_cli(LeagueConfig(**kw, out_dir=tmp_path / "full"))
+    full = json.loads((tmp_path / "full" / "league.json").read_text())
+    shutil.copytree(tmp_path / "full", tmp_path / "part")
+    played = []
+    real = league.play_match
+    monkeypatch.setattr(league, "play_match", lambda *a, **k: played.append(k["names"]) or real(*a, **k))
+    run_cli(LeagueConfig(**kw, out_dir=tmp_path / "part", rerun="style_caller"))
+    assert played == [{"A": "random", "B": "style_caller"}, {"A": "style_folder", "B": "style_caller"}]
+    assert json.loads((tmp_path / "part" / "league.json").read_text()) == full
+    for change, said in (({"rerun": "nobody"}, "not among"),
+                         ({"policies": "style_folder,random,style_caller", "rerun": "random"}, "in that order"),
+                         ({"juegos": 22, "rerun": "random"}, "other settings")):
+        with pytest.raises(ValueError, match=said):
+            run_cli(LeagueConfig(**{**kw, **change}, out_dir=tmp_path / "part"))
+    with pytest.raises(FileNotFoundError, match="not there"):
+        run_cli(LeagueConfig(**kw, out_dir=tmp_path / "none", rerun="random"))

@@ -420,3 +420,21 @@ def test_the_fourth_argentino_league_config_is_the_third_with_exploiter_rounds_i
     exploiter = PPOConfig.from_toml(path.parent / plan.exploiter_config.name, bc_dataset=None,
                                      anchor_coef=0.0)  # as the exploiter reads it (train.studies.exploiter)
     assert exploiter.tradition == league.tradition == "argentino"
+
+
+def test_the_readers_second_policy_config_meets_every_rival_that_shows_the_sign():
+    """configs/ppo_moteno_reader_1v1.toml (issue 17): the second policy of ppo_reader starts from the
+    shipped one (the best response to heuristic_bluffer) and meets, 1 contra 1, every bot whose record
+    showed the sign in the switch's study (its alt played some of their decisions), the shipped ppo
+    among them, each entry with a target."""
+    from agents.registry import MOTENO_VS_BLUFFER
+
+    root = Path(__file__).resolve().parents[2]
+    cfg = PPOConfig.from_toml(root / "configs" / "ppo_moteno_reader_1v1.toml")
+    assert cfg.team_size == 1 and not cfg.team_sizes and cfg.league and cfg.anchor_coef == 0
+    assert root / cfg.init_from == MOTENO_VS_BLUFFER[1]
+    study = json.loads((root / "benchmarks" / "results" / "record_switch_moteno_1v1.json").read_text())["results"]
+    signed = {name for name, row in study.items() if row["alt_share"] > 0.1 and not name.startswith("runs/")}
+    assert signed <= set(cfg.bot_opponents) and "ppo" in cfg.bot_opponents
+    assert set(cfg.pfsp_targets) == {"snapshot", *cfg.bot_opponents}
+    assert cfg.pfsp_targets["heuristic_bluffer"] >= 0.85 and cfg.pfsp_targets["ppo"] > 0.5

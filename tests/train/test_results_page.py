@@ -147,3 +147,21 @@ def test_run_measures_again_only_the_traditions_asked_for(page, monkeypatch, cap
     with pytest.raises(SystemExit):
         page.main(["--tradition", "argentino"])
     assert "give --run too" in capsys.readouterr().err
+
+
+def test_rerun_measures_again_only_the_leagues_and_analyses_of_the_bots_named(page, monkeypatch, capsys):
+    import train.eval.league as league
+    import train.studies.analysis as analysis
+
+    played, analysed = [], []
+    monkeypatch.setattr(league, "run", lambda cfg: played.append((cfg.tradition, cfg.team_size, cfg.rerun)))
+    monkeypatch.setattr(analysis, "run", lambda cfg: analysed.append(cfg.policy))
+    monkeypatch.setattr(page, "SECTIONS", [("moteno", 1, ["random", "heuristic", "style_folder"]),
+                                          ("moteno", 2, ["random", "heuristic"])])
+    page.run_all(10, 10, ("moteno",), ("style_folder",))
+    assert played == [("moteno", 1, "style_folder")] and analysed == []  # the heuristic's analysis stays
+    for argv, said in ((["--rerun", "style_folder"], "give --run too"),
+                       (["--run", "--rerun", "nobody"], "not in any league")):
+        with pytest.raises(SystemExit):
+            page.main(argv)
+        assert said in capsys.readouterr().err

@@ -11,6 +11,7 @@ pairing so that an undefeated policy still gets a finite rating), reported on th
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -116,14 +117,18 @@ def openskill_ratings(names: list[str], wins: np.ndarray) -> dict:
 
 def run_league(policies: Mapping[str, Callable[[int], object]], *, settings: MatchSettings | None = None,
                unit: str = "juego", episodes: int = 400, num_envs: int = 256, seed: int = 0, weak_pares: int = 20,
-               bootstrap: int = 1000, out_dir=None, progress: bool = False, **game) -> LeagueResult:
+               bootstrap: int = 1000, out_dir=None, progress: bool = False, kept: Mapping | None = None,
+               **game) -> LeagueResult:
     """Round-robin of duplicate matches; ``policies``: name -> factory ``seed -> policy``. The game
     is ``settings`` (``truque_env.settings.MatchSettings``) or its fields as keywords.
 
     Each match gets fresh policies and its own seed derived from ``seed`` and the pair of names'
     positions, so a match's result does not depend on the order the others were played in.
+    ``kept``: ``(name_a, name_b) -> (match, wins_a, wins_b, episodes)`` of matches already played
+    with these settings, seed and order of names (``kept_matches``), taken as they are, not played.
     With ``out_dir``, writes ``league.json`` and ``league.png`` there.
     """
+    kept = dict(kept or {})
     settings = match_settings_of(settings, game)
     names = list(policies)
     if len(names) < 2:
@@ -136,6 +141,11 @@ def run_league(policies: Mapping[str, Callable[[int], object]], *, settings: Mat
     matches = []
     for i in range(n):
         for j in range(i + 1, n):
+            if (names[i], names[j]) in kept:
+                match, wins[i, j], wins[j, i], eps[i, j] = kept[names[i], names[j]]
+                eps[j, i] = eps[i, j]
+                matches.append(dict(match))
+                continue
             ss = np.random.SeedSequence([int(seed), i, j]).generate_state(3)
             a, b = policies[names[i]](int(ss[0])), policies[names[j]](int(ss[1]))
             match_seed = int(ss[2] >> 1)
@@ -163,14 +173,7 @@ def run_league(policies: Mapping[str, Callable[[int], object]], *, settings: Mat
     skill = openskill_ratings(names, wins)
     ratings = {names[i]: {"bt_strength": float(strength[i]), "elo": float(elo[i]),
                           "elo_ci95": [float(elo_ci[i, 0]), float(elo_ci[i, 1])], **skill[names[i]]} for i in range(n)}
-    config = {"tradition": settings.tradition, "team_size": settings.team_size, "unit": unit,
-              "episodes_per_match": 2 * -(-episodes // 2), "target": settings.target,
-              "juegos_per_partida": settings.juegos, "senas_per_mano": settings.senas_per_mano,
-              "p_intercept": settings.p_intercept, "seed": seed,
-              "ratings": "Bradley-Terry (MM fit, 0.5 pseudo-wins each way per pairing), Elo scale 400*log10, mean 0, "
-                         "95% interval by a parametric bootstrap of every pairing (300 refits); "
-                         "OpenSkill Plackett-Luce (library openskill) over every episode, wins of each pairing "
-                         "interleaved in a fixed order"}
+    config = league_config(settings, unit, episodes, seed)
     result = LeagueResult(names=names, unit=unit, win_rate=rate, wins=wins.tolist(), episodes=eps.tolist(),
                           ratings=ratings, matches=matches, config=config)
     if out_dir is not None:
@@ -178,6 +181,38 @@ def run_league(policies: Mapping[str, Callable[[int], object]], *, settings: Mat
         write_json_atomic(out_dir / "league.json", result.to_dict())
         plot_heatmap(result, out_dir / "league.png")
     return result
+
+
+def league_config(settings: MatchSettings, unit: str, episodes: int, seed: int) -> dict:
+    """The settings a league saves with its results (and a partial rerun checks against)."""
+    return {"tradition": settings.tradition, "team_size": settings.team_size, "unit": unit,
+            "episodes_per_match": 2 * -(-episodes // 2), "target": settings.target,
+            "juegos_per_partida": settings.juegos, "senas_per_mano": settings.senas_per_mano,
+            "p_intercept": settings.p_intercept, "seed": seed,
+            "ratings": "Bradley-Terry (MM fit, 0.5 pseudo-wins each way per pairing), Elo scale 400*log10, mean 0, "
+                       "95% interval by a parametric bootstrap of every pairing (300 refits); "
+                       "OpenSkill Plackett-Luce (library openskill) over every episode, wins of each pairing "
+                       "interleaved in a fixed order"}
+
+
+def kept_matches(league: dict, names: list[str], config: dict, rerun: set[str]) -> dict:
+    """The matches of a saved league (``league.json`` as a dict) that a new league of ``names`` and
+    ``config`` would play again move for move: those between two bots not in ``rerun``. The saved
+    league must have the same names in the same order (each match's seed comes from the pair's
+    positions) and the same settings and seed; anything else is refused, not mixed in."""
+    unknown = sorted(rerun - set(names))
+    if unknown:
+        raise ValueError(f"cannot play again {unknown}: not among the league's policies {names}")
+    if league.get("names") != names:
+        raise ValueError(f"the saved league has the policies {league.get('names')}, not {names} in that order: "
+                         "its matches were played with other seeds; play the whole league again")
+    saved = {k: v for k, v in league.get("config", {}).items() if k != "ratings"}
+    if saved != {k: v for k, v in config.items() if k != "ratings"}:
+        raise ValueError(f"the saved league was played with other settings ({saved}, not {config})")
+    wins, eps = league["wins"], league["episodes"]
+    at = {name: k for k, name in enumerate(names)}
+    return {(m["A"], m["B"]): (m, wins[at[m["A"]]][at[m["B"]]], wins[at[m["B"]]][at[m["A"]]], eps[at[m["A"]]][at[m["B"]]])
+            for m in league["matches"] if m["A"] not in rerun and m["B"] not in rerun}
 
 
 def plot_heatmap(result: LeagueResult, path) -> None:
@@ -260,6 +295,10 @@ class LeagueConfig:
     """league.json and league.png are written here"""
     overwrite: bool = False
     """replace a league already in out_dir (without it, that is refused)"""
+    rerun: str = ""
+    """comma-separated policies whose matches are played again (a bot that changed); the others are
+    read from the league already in out_dir, which must have the same policies, settings and seed,
+    and which is then replaced (rerun is the telling: overwrite is not needed)"""
     progress: bool = True
 
 
@@ -268,13 +307,23 @@ def run(cfg: LeagueConfig) -> LeagueResult:
 
     settings = match_settings(cfg)  # a bad setting fails before any match
     names = [s.strip() for s in cfg.policies.split(",") if s.strip()]
-    check_new_output(cfg.out_dir / "league.json", cfg.overwrite)
+    rerun = {s.strip() for s in cfg.rerun.split(",") if s.strip()}
+    kept = None
+    if rerun:
+        saved = cfg.out_dir / "league.json"
+        if not saved.is_file():
+            raise FileNotFoundError(f"--rerun plays again part of the league in {saved}, which is not there")
+        episodes = cfg.juegos if cfg.unit == "juego" else cfg.partidas
+        kept = kept_matches(json.loads(saved.read_text()), names,
+                            league_config(settings, cfg.unit, episodes, cfg.seed), rerun)
+    else:
+        check_new_output(cfg.out_dir / "league.json", cfg.overwrite)
     for name in names:  # fail early on an unknown name, or a bot that does not play this team size
         check_team_size(load_policy(name, seed=0, tradition=cfg.tradition), settings.team_size, name)
     factories = {name: (lambda seed, _n=name: load_policy(_n, seed=seed, tradition=cfg.tradition)) for name in names}
     result = run_league(factories, settings=settings, unit=cfg.unit,
                         episodes=cfg.juegos if cfg.unit == "juego" else cfg.partidas, num_envs=cfg.num_envs,
-                        seed=cfg.seed, bootstrap=cfg.bootstrap, out_dir=cfg.out_dir, progress=cfg.progress)
+                        seed=cfg.seed, bootstrap=cfg.bootstrap, out_dir=cfg.out_dir, progress=cfg.progress, kept=kept)
     print_league(result)
     from rich import print as rprint
 

@@ -70,6 +70,9 @@ class RecordSwitchStudyConfig:
     """registry names or checkpoint paths (agents.registry)"""
     tradition: str = "moteno"
     team_size: int = 1
+    alt: Path | None = None
+    """a PPO actor (``truque train export``) played as the alt at team_size instead of the policy's own:
+    a candidate second policy measured behind the same sign (None: the shipped alt)"""
     juegos: int = 1000
     seed: int = 0
     out: Path = Path("benchmarks/results/record_switch.json")
@@ -78,6 +81,7 @@ class RecordSwitchStudyConfig:
 
 
 def run(cfg: RecordSwitchStudyConfig) -> dict:
+    from agents.ppo_policy import PPOPolicy
     from agents.registry import load_policy
     from train.eval.duplicate import play_match
 
@@ -90,6 +94,9 @@ def run(cfg: RecordSwitchStudyConfig) -> dict:
         if not isinstance(b, RecordSwitchPolicy) or cfg.team_size not in b.alts:
             raise ValueError(f"{cfg.policy!r} does not switch on the rival's record at {cfg.team_size} contra "
                              f"{cfg.team_size} (a RecordSwitchPolicy with an alt of that size does)")
+        if cfg.alt is not None:  # the seed the registry gives the shipped alt (agents.registry)
+            b.alts[cfg.team_size] = PPOPolicy(cfg.alt, seed=cfg.seed + 3 + cfg.team_size, tradition=cfg.tradition,
+                                              name=f"{cfg.policy}:{cfg.alt.stem}")
         return b
 
     sign = bot().signs[cfg.team_size].to_dict()
