@@ -14,8 +14,10 @@ network that did was more exploitable through it, docs/league.md), and a best re
 started from the bot wins 89–95% against the heuristic family where the bot wins 74–78%. The
 switch is exploitable through its sign like any read of the rival; how much is measured by an
 exploiter trained against it (train.studies.exploiter), not assumed. And a strong player whose
-record looks like the family's gets the second policy too: Moteño's ``ppo`` beats ``ppo_reader``
-(``ppo`` with this switch 1 contra 1) in 67.6% of juegos, so ``ppo_reader`` is not the shipped bot.
+record looks like the family's gets the second policy too: with the best response alone behind
+the sign, the network beat its own switch in 67.6% of juegos. Switches nest (a switch is a base
+like any policy): Moteño's ``ppo`` reads a narrower sign first, for the scripted family, and a
+broader one, whose second policy was trained against the strong players with that record too.
 
 Each team size has its own ``alt`` and its own sign (a team's record counts both partners' words,
 so its rates per mano grow with the team). A size with no ``alt`` plays ``base`` throughout.

@@ -16,10 +16,12 @@ heuristic opening the falta envido with every hand, as the league bots' exploite
 does), ``heuristic_parero`` for Moteño (sending three pares de falso with every hand it would not bet, as
 the 1 contra 1 exploiters of the league bots do), the style bots of
 ``agents.styles`` for every tradition (``style_raiser``, ``style_caller``, ``style_folder``,
-``style_bluffer``), ``ppo`` (the shipped Moteño bot, ``agents/checkpoints/ppo_moteno.pt``: one network for 1,
-2 and 3 contra 3, trained against a league aimed at issue 17's targets, configs/ppo_moteno_league_v5.toml),
-``ppo_reader`` (``ppo`` that 1 contra 1 plays a best response to ``heuristic_bluffer`` once the rival's record
-reads like the heuristic's family, ``agents.record_switch``; it loses to ``ppo`` head to head),
+``style_bluffer``), ``ppo`` (the shipped Moteño bot: the network ``agents/checkpoints/ppo_moteno.pt`` for 1,
+2 and 3 contra 3, trained against a league aimed at issue 17's targets, configs/ppo_moteno_league_v5.toml,
+that 1 contra 1 reads the rival's record, ``agents.record_switch``: a rival whose record reads like the
+scripted heuristic family gets a best response to ``heuristic_bluffer``, one who refuses as often but
+accepts less, as the network does, a policy trained against every bot with that record), ``ppo_network``
+(that network alone, the shipped ``ppo`` until the switch; identical to ``ppo`` at 2 and 3 contra 3),
 ``ppo_league1`` (the first league bot, shipped before it, ``agents/checkpoints/ppo_moteno_league1.pt``,
 configs/ppo_moteno_league.toml), ``ppo_3v3`` (the bot shipped before both, trained for 3 contra 3,
 ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
@@ -74,12 +76,21 @@ MOTENO_BOT = CHECKPOINTS / "ppo_moteno.pt"  # configs/ppo_moteno_league_v5.toml:
 MOTENO_BOT_SIZES = (1, 2, 3)
 MOTENO_LEAGUE1_BOT = CHECKPOINTS / "ppo_moteno_league1.pt"  # the one before it (configs/ppo_moteno_league.toml)
 STRONG_BOT = CHECKPOINTS / "ppo_moteno_3v3.pt"  # the bot shipped before both (docs/training.md): any size
-# ppo_reader: Moteño's ppo that 1 contra 1 plays a best response to heuristic_bluffer (warm started from
-# MOTENO_BOT, train.studies.exploiter, 25 min) once the rival has, over 3 manos or more, refused at least 0.35
-# bets per mano, raised 0.5 to 1.6 per mano and never left a mano (random leaves half of them)
-# (agents.record_switch; docs/league.md, "Reading the rival: a second policy for the heuristic's family")
+# ppo: Moteño's network (ppo_network) that 1 contra 1 reads the rival's record (agents.record_switch; docs/league.md,
+# "Reading the rival"), in two layers, the first sign read first:
+# - a rival who, over 3 manos or more, raised 0.5 to 1.6 bets per mano, refused 0.35 to 0.75 and accepted at
+#   least 0.3, and never left a mano, reads like the scripted heuristic family (the heuristic accepts 0.41 per
+#   mano, heuristic_bluffer 0.39; the shipped ppo 0.20, ppo_league1 0.23): the best response to
+#   heuristic_bluffer (warm started from MOTENO_BOT, train.studies.exploiter, 25 min), which wins 94% against it;
+# - otherwise a rival who raised 0.5 to 1.6, refused at least 0.35 and never left (random leaves half the
+#   manos) gets the policy trained against every bot with that record, ppo among them
+#   (configs/ppo_moteno_reader_1v1.toml, 40 min from the best response).
 MOTENO_VS_BLUFFER = {1: CHECKPOINTS / "ppo_moteno_vs_bluffer_1v1.pt"}
+MOTENO_BLUFFER_SIGN = {1: (3, {"refuse": (0.35, 0.75), "raise": (0.5, 1.6), "accept": (0.3, float("inf")),
+                               "leave": (0.0, 0.0)})}
+MOTENO_READER_ALT = {1: CHECKPOINTS / "ppo_moteno_reader_1v1.pt"}
 MOTENO_SIGN_RATES = {1: (3, {"refuse": (0.35, float("inf")), "raise": (0.5, 1.6), "leave": (0.0, 0.0)})}
+MOTENO_READER_LAYERS = ((MOTENO_VS_BLUFFER, MOTENO_BLUFFER_SIGN), (MOTENO_READER_ALT, MOTENO_SIGN_RATES))
 CFR_BOT = CHECKPOINTS / "cfr_moteno_1v1.npz"  # docs/cfr_mccfr.md: 1 contra 1 only
 # configs/ppo_argentino_league_v7.toml: 1 and 2 contra 2, played with the solved envido table (issue 17)
 ARGENTINO_BOT = CHECKPOINTS / "ppo_argentino_v7.pt"
@@ -119,23 +130,28 @@ def _shipped_ppo(name: str, path: Path, **kw):
     return make
 
 
-def _shipped_ppo_with_switch(name: str, path: Path, alts: dict[int, Path], sign_rates: dict, **kw):
-    """A shipped PPO bot that plays a second shipped policy at a team size of ``alts`` once the rival's
-    record shows that size's sign (``sign_rates``: size -> (min_manos, rates); agents.record_switch)."""
+def _shipped_ppo_with_switch(name: str, path: Path, layers: tuple, **kw):
+    """A shipped PPO bot that plays other shipped policies once the rival's record shows a sign.
+    ``layers``: ``(alts, sign_rates)`` pairs, the first read first (``alts``: team size -> the policy's
+    file; ``sign_rates``: size -> (min_manos, rates); agents.record_switch). Each layer is a
+    ``RecordSwitchPolicy`` whose base is the next layer's switch, the last one's the network."""
     network = _shipped_ppo(name, path, **kw)
 
     def make(seed: int):
         from agents.ppo_policy import PPOPolicy
         from agents.record_switch import RecordSign, RecordSwitchPolicy
 
-        base = network(seed)
-        for alt in alts.values():
-            _shipped(name, alt)
         tradition = kw.get("tradition", "moteno")
-        players = {size: PPOPolicy(alt, seed=seed + 1 + size, tradition=tradition, name=f"{name}:{alt.stem}")
-                   for size, alt in alts.items()}
-        signs = {size: RecordSign(min_manos=m, rates=dict(rates)) for size, (m, rates) in sign_rates.items()}
-        return RecordSwitchPolicy(base, players, signs, tradition=tradition, name=name)
+        policy = network(seed)
+        for depth in reversed(range(len(layers))):  # the innermost first; each alt has a seed of its own
+            alts, sign_rates = layers[depth]
+            for alt in alts.values():
+                _shipped(name, alt)
+            players = {size: PPOPolicy(alt, seed=seed + 1 + size + 10 * depth, tradition=tradition,
+                                       name=f"{name}:{alt.stem}") for size, alt in alts.items()}
+            signs = {size: RecordSign(min_manos=m, rates=dict(rates)) for size, (m, rates) in sign_rates.items()}
+            policy = RecordSwitchPolicy(policy, players, signs, tradition=tradition, name=name)
+        return policy
 
     return make
 
@@ -240,9 +256,8 @@ def _heuristic_argentino_enviador(seed: int):
 # the bots of each tradition; random plays every tradition (it reads only the mask), and so do the
 # style bots (agents.styles: the mask and the tradition's ACTION_KIND)
 BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
-                   "ppo": _shipped_ppo("ppo", MOTENO_BOT, team_sizes=MOTENO_BOT_SIZES),
-                   "ppo_reader": _shipped_ppo_with_switch("ppo_reader", MOTENO_BOT, MOTENO_VS_BLUFFER,
-                                                          MOTENO_SIGN_RATES, team_sizes=MOTENO_BOT_SIZES),
+                   "ppo": _shipped_ppo_with_switch("ppo", MOTENO_BOT, MOTENO_READER_LAYERS, team_sizes=MOTENO_BOT_SIZES),
+                   "ppo_network": _shipped_ppo("ppo_network", MOTENO_BOT, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_league1": _shipped_ppo("ppo_league1", MOTENO_LEAGUE1_BOT, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_3v3": _shipped_ppo("ppo_3v3", STRONG_BOT), "cfr": _shipped_cfr("cfr"),
                    "cfr_threshold": _shipped_cfr("cfr_threshold", threshold=0.15),

@@ -3,7 +3,7 @@
     python docs/make_results_page.py          # the page from the committed measurements (seconds)
     python docs/make_results_page.py --run    # first measure everything again (hours; alone on the cores)
     python docs/make_results_page.py --run --tradition argentino    # only that tradition's leagues
-    python docs/make_results_page.py --run --rerun ppo_reader   # only the matches of a bot that changed
+    python docs/make_results_page.py --run --rerun ppo   # only the matches of a bot that changed
 
 What the page holds, and where each number comes from (all under ``benchmarks/results/``):
 
@@ -49,13 +49,13 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
 # tradition's league bot (issue 17; argentino's plays its envido mano a mano from the solved table);
 # ``ppo_league1`` (each tradition's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
-# ``ppo_reader`` Moteño's ``ppo`` switching 1 contra 1 on the rival's record (agents/record_switch.py; last in
-# its list so that the other pairings keep their deals; at 2 and 3 contra 3 it is ``ppo``);
+# Moteño's ``ppo`` reads the rival's record 1 contra 1 (agents/record_switch.py), ``ppo_network`` is its network
+# alone (last in its list so that the other pairings keep their deals; at 2 and 3 contra 3 it is ``ppo``);
 # ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py); ``ppo_league1+envido`` argentino's first league bot
 # with the envido played from the solved table (agents/envido_table.py; 2 contra 2 it is ``ppo_league1``).
 SECTIONS = [
     ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
-                   "cfr_pure", "ppo_reader"]),
+                   "cfr_pure", "ppo_network"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES,
@@ -301,9 +301,12 @@ EXPLOITED_AS = {
     "exploiter_ppo_argentino_first5_1v1": "ppo with the blind table in the first five manos (a try, not shipped)",
     "exploiter_ppo_argentino_prior_1v1": "ppo (shipped: v7 with its three envido tables)",
     "exploiter_ppo_argentino_prior_2v2": "ppo 2 contra 2 (shipped: v7 with the team's prior and blind tables)",
-    "exploiter_ppo_league5_moteno_1v1": "ppo (shipped: the fifth league run's network; measured under the name ppo_league5)",
-    "exploiter_ppo_moteno_switch_1v1": "ppo_reader (ppo switching 1 contra 1 to its best response to heuristic_bluffer on "
-                                       "the rival's record; measured under the name ppo)",
+    "exploiter_ppo_league5_moteno_1v1": "ppo_network (the fifth league run's network, shipped as ppo before the "
+                                        "record switch; measured under the name ppo_league5)",
+    "exploiter_ppo_moteno_switch_1v1": "the network with the first record switch (to its best response to "
+                                       "heuristic_bluffer alone; measured under the name ppo, then ppo_reader)",
+    "exploiter_ppo_reader_layers_1v1": "ppo (shipped: the network with its two layers of record switch; measured "
+                                       "under the name ppo_reader)",
 }
 
 
@@ -311,7 +314,7 @@ def exploitability_section() -> list[str]:
     lines = ["## Exploitability", "",
              "A PPO exploiter trained against the frozen bot alone (warm-started from it), then duplicate juegos "
              "against it: how much a best response of that budget wins. `ppo_moteno` is the network of Moteño's `ppo` "
-             "(`ppo_reader` is `ppo` switching 1 contra 1 to a second network on the rival's record), "
+             "(`ppo_network`; `ppo` switches 1 contra 1 to other networks on the rival's record), "
              "`ppo_argentino_v7+envido` argentino's (the network of the v7 league run, played with the solved "
              "envido table), each trained against a league; `ppo_moteno_league1` and `ppo_argentino` (the first "
              "league bots, each now `ppo_league1`), `ppo_moteno_3v3` and `ppo_argentino_1v1` the bots before them "

@@ -119,22 +119,32 @@ def test_a_bad_switch_is_a_clear_error():
         RecordSwitchPolicy(Constant(1), {1: Constant(2)}, {1: refuses()}, tradition="uruguayo")
 
 
-def test_the_moteno_ppo_reader_reads_its_rival_1_contra_1_only():
-    """The registry's Moteño ``ppo_reader``: the league network (``ppo``), and 1 contra 1 the best
-    response to heuristic_bluffer once the rival's record shows the sign; at 2 and 3 contra 3 the
-    network alone. Against heuristic_bluffer the sign shows, never in a juego's first three manos."""
+def test_the_moteno_ppo_reads_its_rival_1_contra_1_only():
+    """The registry's Moteño ``ppo``: the league network (``ppo_network``), and 1 contra 1 two layers of
+    signs read on the rival's record: the scripted heuristic family's (accepting often) gets the best
+    response to heuristic_bluffer, the broader one (ppo's record too) the policy trained against every
+    bot with that record; at 2 and 3 contra 3 the network alone. Against heuristic_bluffer the outer
+    sign shows, never in a juego's first three manos."""
     from agents.ppo_checkpoint import read_checkpoint
     from agents.ppo_policy import PPOPolicy
-    from agents.registry import MOTENO_BOT, MOTENO_VS_BLUFFER, load_policy
+    from agents.registry import MOTENO_BOT, MOTENO_READER_ALT, MOTENO_VS_BLUFFER, load_policy
     from train.eval.duplicate import play_match
 
-    assert MOTENO_VS_BLUFFER[1].stat().st_size < 5_000_000  # the actor alone: small enough to ship
-    assert all(k.startswith("actor") for k in read_checkpoint(MOTENO_VS_BLUFFER[1])["model"])
-    bot = load_policy("ppo_reader", seed=0)
-    assert isinstance(bot, RecordSwitchPolicy) and bot.name == "ppo_reader" and set(bot.alts) == {1}
-    assert bot.alts[1].path == MOTENO_VS_BLUFFER[1] and bot.base.path == MOTENO_BOT
-    assert bot.signs[1].min_manos == 3 and bot.team_sizes == (1, 2, 3)
-    plain = load_policy("ppo", seed=0)
+    for alt in (MOTENO_VS_BLUFFER[1], MOTENO_READER_ALT[1]):
+        assert alt.stat().st_size < 5_000_000  # the actor alone: small enough to ship
+        assert all(k.startswith("actor") for k in read_checkpoint(alt)["model"])
+    bot = load_policy("ppo", seed=0)
+    inner = bot.base
+    assert isinstance(bot, RecordSwitchPolicy) and bot.name == "ppo" and set(bot.alts) == {1}
+    assert isinstance(inner, RecordSwitchPolicy) and set(inner.alts) == {1} and inner.base.path == MOTENO_BOT
+    assert bot.alts[1].path == MOTENO_VS_BLUFFER[1] and inner.alts[1].path == MOTENO_READER_ALT[1]
+    # the outer sign is the inner one narrowed: whatever shows it shows the inner one too
+    outer_rates, inner_rates = bot.signs[1].rates, inner.signs[1].rates
+    assert set(inner_rates) <= set(outer_rates) and "accept" in outer_rates
+    assert all(outer_rates[k][0] >= inner_rates[k][0] and outer_rates[k][1] <= inner_rates[k][1] for k in inner_rates)
+    assert bot.signs[1].min_manos == inner.signs[1].min_manos == 3 and bot.team_sizes == (1, 2, 3)
+    assert len({p.gen.initial_seed() for p in (bot.alts[1], inner.alts[1], inner.base)}) == 3  # each its own draws
+    plain = load_policy("ppo_network", seed=0)
     assert isinstance(plain, PPOPolicy) and plain.path == MOTENO_BOT
 
     seen = []
@@ -149,7 +159,7 @@ def test_the_moteno_ppo_reader_reads_its_rival_1_contra_1_only():
     bot.switched = watch
     play_match(load_policy("heuristic_bluffer", seed=1), bot, team_size=1, episodes=16, seed=3)
     manos, sizes, who = (np.concatenate(x) for x in zip(*seen, strict=True))
-    assert (who[manos < 3] == 0).all() and (who[manos >= 3] == 1).mean() > 0.3
+    assert (who[manos < 3] == 0).all() and (who[manos >= 3] == 1).mean() > 0.1
     seen.clear()
     play_match(load_policy("heuristic_bluffer", seed=1), bot, team_size=2, episodes=4, seed=3)
     manos, sizes, who = (np.concatenate(x) for x in zip(*seen, strict=True))

@@ -324,8 +324,8 @@ def test_the_second_piece_of_the_sixth_moteno_league_resumes_it_with_its_exploit
     assert changed["total_decisions"] == (200_000_000, 400_000_000) and cfg["run_dir"] == "runs/ppo_moteno_league_v6"
     exploiter = "agents/checkpoints/exploiter_ppo_moteno_league_v6_1v1.pt"
     before, after = changed["bot_opponents"]
-    assert list(after) == [*before, "ppo", exploiter]
-    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "ppo": 0.55, exploiter: 0.5}
+    assert list(after) == [*before, "ppo_network", exploiter]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "ppo_network": 0.55, exploiter: 0.5}
     assert Path(__file__).resolve().parents[2].joinpath(exploiter).is_file()
 
 
@@ -341,8 +341,8 @@ def test_the_seventh_moteno_league_config_is_the_sixth_with_the_record_rates_and
     assert changed["total_decisions"] == (200_000_000, 300_000_000)
     exploiters = [f"agents/checkpoints/exploiter_ppo_moteno_league_v6{p}_1v1.pt" for p in ("", "_piece2")]
     before, after = changed["bot_opponents"]
-    assert list(after) == [*before, "heuristic_parero", "ppo", *exploiters]
-    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "heuristic_parero": 0.82, "ppo": 0.55,
+    assert list(after) == [*before, "heuristic_parero", "ppo_network", *exploiters]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "heuristic_parero": 0.82, "ppo_network": 0.55,
                                                 **{e: 0.5 for e in exploiters}}
     root = Path(__file__).resolve().parents[2]
     assert all(root.joinpath(e).is_file() for e in exploiters)
@@ -435,6 +435,6 @@ def test_the_readers_second_policy_config_meets_every_rival_that_shows_the_sign(
     assert root / cfg.init_from == MOTENO_VS_BLUFFER[1]
     study = json.loads((root / "benchmarks" / "results" / "record_switch_moteno_1v1.json").read_text())["results"]
     signed = {name for name, row in study.items() if row["alt_share"] > 0.1 and not name.startswith("runs/")}
-    assert signed <= set(cfg.bot_opponents) and "ppo" in cfg.bot_opponents
+    assert signed <= set(cfg.bot_opponents) and "ppo_network" in cfg.bot_opponents
     assert set(cfg.pfsp_targets) == {"snapshot", *cfg.bot_opponents}
-    assert cfg.pfsp_targets["heuristic_bluffer"] >= 0.85 and cfg.pfsp_targets["ppo"] > 0.5
+    assert cfg.pfsp_targets["heuristic_bluffer"] >= 0.85 and cfg.pfsp_targets["ppo_network"] > 0.5
