@@ -423,10 +423,10 @@ def test_the_fourth_argentino_league_config_is_the_third_with_exploiter_rounds_i
 
 
 def test_the_readers_second_policy_config_meets_every_rival_that_shows_the_sign():
-    """configs/ppo_moteno_reader_1v1.toml (issue 17): the second policy of ppo_reader starts from the
-    shipped one (the best response to heuristic_bluffer) and meets, 1 contra 1, every bot whose record
-    showed the sign in the switch's study (its alt played some of their decisions), the shipped ppo
-    among them, each entry with a target."""
+    """configs/ppo_moteno_reader_1v1.toml (issue 17): the second policy of Moteño ppo's record switch
+    starts from the first one (the best response to heuristic_bluffer) and meets, 1 contra 1, every bot
+    whose record showed the sign in the switch's study (its alt played some of their decisions), the
+    network (ppo_network) among them, each entry with a target."""
     from agents.registry import MOTENO_VS_BLUFFER
 
     root = Path(__file__).resolve().parents[2]

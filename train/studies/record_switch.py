@@ -95,8 +95,9 @@ def run(cfg: RecordSwitchStudyConfig) -> dict:
         if not isinstance(b, RecordSwitchPolicy) or cfg.team_size not in b.alts:
             raise ValueError(f"{cfg.policy!r} does not switch on the rival's record at {cfg.team_size} contra "
                              f"{cfg.team_size} (a RecordSwitchPolicy with an alt of that size does)")
-        if cfg.alt is not None:  # the seed the registry gives the shipped alt (agents.registry)
-            b.alts[cfg.team_size] = PPOPolicy(cfg.alt, seed=cfg.seed + 3 + cfg.team_size, tradition=cfg.tradition,
+        if cfg.alt is not None:  # drawing with the seed of the alt it replaces
+            seed = b.alts[cfg.team_size].gen.initial_seed()
+            b.alts[cfg.team_size] = PPOPolicy(cfg.alt, seed=seed, tradition=cfg.tradition,
                                               name=f"{cfg.policy}:{cfg.alt.stem}")
         return b
 
