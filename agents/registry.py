@@ -27,7 +27,9 @@ configs/ppo_moteno_league.toml), ``ppo_3v3`` (the bot shipped before both, train
 ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
 policy for 1 contra 1, ``agents/checkpoints/cfr_moteno_1v1.npz``, ``agents.cfr_policy``; ``cfr_threshold`` and
 ``cfr_pure`` play it thresholded at 0.15 and purified). ``<name or path>+envido`` for argentino is that bot
-with the envido mano a mano played from the solved table (``agents.envido_table``; ``ppo_league1+envido``). A path to a
+with the envido mano a mano played from the solved table (``agents.envido_table``; ``ppo_league1+envido``),
+and ``<name or path>+pares`` for Moteño that bot with the envite de pares mano a mano played from its
+solved table (``agents.pares_table``, ``train.cfr.pares_moteno``; ``ppo_network+pares``). A path to a
 checkpoint of ``train.ppo.loop`` loads the learned policy (``agents.ppo_policy.PPOPolicy``; one trained with
 its envido from a solved table, ``envido_table``, is played with that table); a path
 ending in ``.npz`` loads a CFR policy (an export or a run checkpoint of ``train.cfr.mccfr``,
@@ -91,6 +93,7 @@ MOTENO_BLUFFER_SIGN = {1: (3, {"refuse": (0.35, 0.75), "raise": (0.5, 1.6), "acc
 MOTENO_READER_ALT = {1: CHECKPOINTS / "ppo_moteno_reader_1v1.pt"}
 MOTENO_SIGN_RATES = {1: (3, {"refuse": (0.35, float("inf")), "raise": (0.5, 1.6), "leave": (0.0, 0.0)})}
 MOTENO_READER_LAYERS = ((MOTENO_VS_BLUFFER, MOTENO_BLUFFER_SIGN), (MOTENO_READER_ALT, MOTENO_SIGN_RATES))
+MOTENO_PARES_TABLE = CHECKPOINTS / "pares_moteno_1v1.npz"  # train.cfr.pares_moteno: the envite de pares, 1 contra 1
 CFR_BOT = CHECKPOINTS / "cfr_moteno_1v1.npz"  # docs/cfr_mccfr.md: 1 contra 1 only
 # configs/ppo_argentino_league_v7.toml: 1 and 2 contra 2, played with the solved envido table (issue 17)
 ARGENTINO_BOT = CHECKPOINTS / "ppo_argentino_v7.pt"
@@ -130,11 +133,16 @@ def _shipped_ppo(name: str, path: Path, **kw):
     return make
 
 
-def _shipped_ppo_with_switch(name: str, path: Path, layers: tuple, **kw):
+def _shipped_ppo_with_switch(name: str, path: Path, layers: tuple, pares_table: tuple[Path, int] | None = None,
+                             **kw):
     """A shipped PPO bot that plays other shipped policies once the rival's record shows a sign.
     ``layers``: ``(alts, sign_rates)`` pairs, the first read first (``alts``: team size -> the policy's
     file; ``sign_rates``: size -> (min_manos, rates); agents.record_switch). Each layer is a
-    ``RecordSwitchPolicy`` whose base is the next layer's switch, the last one's the network."""
+    ``RecordSwitchPolicy`` whose base is the next layer's switch, the last one's the network.
+    ``pares_table``: (a Moteño pares table, depth): the table plays the envite de pares mano a mano
+    (agents.pares_table) of what the switch of layer ``depth`` and the layers inside it play (the
+    network alone at ``len(layers)``); the alts of the layers above it play their own (depth 1: all
+    but the first layer's alt)."""
     network = _shipped_ppo(name, path, **kw)
 
     def make(seed: int):
@@ -143,6 +151,16 @@ def _shipped_ppo_with_switch(name: str, path: Path, layers: tuple, **kw):
 
         tradition = kw.get("tradition", "moteno")
         policy = network(seed)
+
+        def with_table(policy, depth):
+            if pares_table is None or depth != pares_table[1]:
+                return policy
+            from agents.pares_table import ParesTablePolicy
+
+            _shipped(name, pares_table[0])
+            return ParesTablePolicy(policy, pares_table[0], seed=seed + 100, name=name)
+
+        policy = with_table(policy, len(layers))
         for depth in reversed(range(len(layers))):  # the innermost first; each alt has a seed of its own
             alts, sign_rates = layers[depth]
             for alt in alts.values():
@@ -150,7 +168,7 @@ def _shipped_ppo_with_switch(name: str, path: Path, layers: tuple, **kw):
             players = {size: PPOPolicy(alt, seed=seed + 1 + size + 10 * depth, tradition=tradition,
                                        name=f"{name}:{alt.stem}") for size, alt in alts.items()}
             signs = {size: RecordSign(min_manos=m, rates=dict(rates)) for size, (m, rates) in sign_rates.items()}
-            policy = RecordSwitchPolicy(policy, players, signs, tradition=tradition, name=name)
+            policy = with_table(RecordSwitchPolicy(policy, players, signs, tradition=tradition, name=name), depth)
         return policy
 
     return make
@@ -256,7 +274,10 @@ def _heuristic_argentino_enviador(seed: int):
 # the bots of each tradition; random plays every tradition (it reads only the mask), and so do the
 # style bots (agents.styles: the mask and the tradition's ACTION_KIND)
 BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
-                   "ppo": _shipped_ppo_with_switch("ppo", MOTENO_BOT, MOTENO_READER_LAYERS, team_sizes=MOTENO_BOT_SIZES),
+                   "ppo": _shipped_ppo_with_switch("ppo", MOTENO_BOT, MOTENO_READER_LAYERS,
+                                                   pares_table=(MOTENO_PARES_TABLE, 0), team_sizes=MOTENO_BOT_SIZES),
+                   "ppo_switch": _shipped_ppo_with_switch("ppo_switch", MOTENO_BOT, MOTENO_READER_LAYERS,
+                                                          team_sizes=MOTENO_BOT_SIZES),
                    "ppo_network": _shipped_ppo("ppo_network", MOTENO_BOT, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_league1": _shipped_ppo("ppo_league1", MOTENO_LEAGUE1_BOT, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_3v3": _shipped_ppo("ppo_3v3", STRONG_BOT), "cfr": _shipped_cfr("cfr"),
@@ -276,6 +297,7 @@ BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_wi
                                                   team_sizes=ARGENTINO_BOT_SIZES),
                       "ppo_1v1": _shipped_ppo("ppo_1v1", ARGENTINO_1V1_BOT, tradition="argentino", team_sizes=(1,))}}
 ENVIDO_SUFFIX = "+envido"  # "<bot>+envido": the bot with the envido played from the solved table
+PARES_SUFFIX = "+pares"  # "<bot>+pares" (Moteño): the bot with the envite de pares mano a mano from the solved table
 STYLE_BOTS = ("style_raiser", "style_caller", "style_folder", "style_bluffer")
 
 
@@ -310,6 +332,18 @@ def load_policy(name_or_path: str, seed: int = 0, tradition: str = "moteno"):
             base.name = key
             return base
         return EnvidoTablePolicy(base, seed=seed + 1, name=key)
+    if key.endswith(PARES_SUFFIX) and len(key) > len(PARES_SUFFIX):
+        if tradition != "moteno":
+            raise ValueError(f"{key!r}: the solved pares table is Moteño's, not {tradition}'s")
+        from agents.pares_table import ParesTablePolicy
+
+        base = load_policy(key.removesuffix(PARES_SUFFIX), seed=seed, tradition=tradition)
+        if isinstance(base, ParesTablePolicy):  # it plays its pares from the table already
+            base.name = key
+            return base
+        if not hasattr(base, "action_probs"):
+            raise ValueError(f"{key!r}: the pares table needs a bot that gives its action probabilities")
+        return ParesTablePolicy(base, seed=seed + 1, name=key)
     if key == "random" or key in STYLE_BOTS:
         return _every_tradition_bot(key, seed, tradition)
     if key in BOTS.get(tradition, {}):

@@ -49,13 +49,15 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
 # tradition's league bot (issue 17; argentino's plays its envido mano a mano from the solved table);
 # ``ppo_league1`` (each tradition's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
-# Moteño's ``ppo`` reads the rival's record 1 contra 1 (agents/record_switch.py), ``ppo_network`` is its network
-# alone (last in its list so that the other pairings keep their deals; at 2 and 3 contra 3 it is ``ppo``);
+# Moteño's ``ppo`` reads the rival's record 1 contra 1 (agents/record_switch.py) and plays the envite de pares
+# from the solved table (agents/pares_table.py), ``ppo_network`` is its network alone and ``ppo_switch`` the
+# switch without the table (last in its list so that the other pairings keep their deals; at 2 and 3 contra 3
+# both are ``ppo``);
 # ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py); ``ppo_league1+envido`` argentino's first league bot
 # with the envido played from the solved table (agents/envido_table.py; 2 contra 2 it is ``ppo_league1``).
 SECTIONS = [
     ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
-                   "cfr_pure", "ppo_network"]),
+                   "cfr_pure", "ppo_network", "ppo_switch"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES,
@@ -305,8 +307,12 @@ EXPLOITED_AS = {
                                         "record switch; measured under the name ppo_league5)",
     "exploiter_ppo_moteno_switch_1v1": "the network with the first record switch (to its best response to "
                                        "heuristic_bluffer alone; measured under the name ppo, then ppo_reader)",
-    "exploiter_ppo_reader_layers_1v1": "ppo (shipped: the network with its two layers of record switch; measured "
-                                       "under the name ppo_reader)",
+    "exploiter_ppo_reader_layers_1v1": "ppo_switch (the network with its two layers of record switch, shipped as "
+                                       "ppo before the pares table; measured under the name ppo_reader)",
+    "exploiter_ppo_pares_noblind_1v1": "ppo_switch with the first pares table (before its answers to a blind "
+                                       "envite; not shipped)",
+    "exploiter_ppo_pares_1v1": "ppo (shipped: the two-layer record switch with the envite de pares from the "
+                               "solved table)",
 }
 
 
@@ -314,7 +320,8 @@ def exploitability_section() -> list[str]:
     lines = ["## Exploitability", "",
              "A PPO exploiter trained against the frozen bot alone (warm-started from it), then duplicate juegos "
              "against it: how much a best response of that budget wins. `ppo_moteno` is the network of Moteño's `ppo` "
-             "(`ppo_network`; `ppo` switches 1 contra 1 to other networks on the rival's record), "
+             "(`ppo_network`; `ppo` switches 1 contra 1 to other networks on the rival's record and plays the "
+             "envite de pares from a solved table), "
              "`ppo_argentino_v7+envido` argentino's (the network of the v7 league run, played with the solved "
              "envido table), each trained against a league; `ppo_moteno_league1` and `ppo_argentino` (the first "
              "league bots, each now `ppo_league1`), `ppo_moteno_3v3` and `ppo_argentino_1v1` the bots before them "

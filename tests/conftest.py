@@ -72,6 +72,30 @@ def envido_table_2v2_path(tmp_path_factory):
     return _test_envido_table(tmp_path_factory, 2)
 
 
+PARES_TABLE_TARGET = 8  # juegos to 8: the pares table of the tests is solved in a few seconds
+
+
+@pytest.fixture(scope="session")
+def pares_table(tmp_path_factory):
+    """The envite de pares of Truque Moteño (train.cfr.pares_moteno) solved for juegos to
+    ``PARES_TABLE_TARGET`` with a made-up points distribution for the rest of the mano: (config,
+    the solve's output, the points, the table's file)."""
+    import numpy as np
+
+    from train.cfr import pares_moteno as P
+    from truque_env.io import write_npz_atomic
+
+    target = PARES_TABLE_TARGET
+    points = np.zeros((target + 1, target + 1))
+    points[1, 0] = points[0, 1] = 0.3
+    points[2, 0] = points[0, 2] = 0.2
+    cfg = P.ParesSolveConfig(target=target, iterations=300)
+    out = P.solve_juego(cfg, points)
+    path = tmp_path_factory.mktemp("pares") / "pares_1v1.npz"
+    write_npz_atomic(path, P.table_arrays(cfg, out, points), compressed=True)
+    return cfg, out, points, path
+
+
 def pytest_terminal_summary(terminalreporter):
     """Print the branches the differential test reached (tests/differential.py)."""
     from tests.differential import COVERAGE, format_coverage

@@ -123,8 +123,9 @@ def test_the_moteno_ppo_reads_its_rival_1_contra_1_only():
     """The registry's Moteño ``ppo``: the league network (``ppo_network``), and 1 contra 1 two layers of
     signs read on the rival's record: the scripted heuristic family's (accepting often) gets the best
     response to heuristic_bluffer, the broader one (ppo's record too) the policy trained against every
-    bot with that record; at 2 and 3 contra 3 the network alone. Against heuristic_bluffer the outer
-    sign shows, never in a juego's first three manos."""
+    bot with that record; at 2 and 3 contra 3 the network alone. Over all of it, 1 contra 1, the envite
+    de pares from the solved table (agents.pares_table); ``ppo_switch`` is the switch without it.
+    Against heuristic_bluffer the outer sign shows, never in a juego's first three manos."""
     from agents.ppo_checkpoint import read_checkpoint
     from agents.ppo_policy import PPOPolicy
     from agents.registry import MOTENO_BOT, MOTENO_READER_ALT, MOTENO_VS_BLUFFER, load_policy
@@ -133,7 +134,12 @@ def test_the_moteno_ppo_reads_its_rival_1_contra_1_only():
     for alt in (MOTENO_VS_BLUFFER[1], MOTENO_READER_ALT[1]):
         assert alt.stat().st_size < 5_000_000  # the actor alone: small enough to ship
         assert all(k.startswith("actor") for k in read_checkpoint(alt)["model"])
-    bot = load_policy("ppo", seed=0)
+    from agents.pares_table import ParesTablePolicy
+
+    shipped = load_policy("ppo", seed=0)
+    assert isinstance(shipped, ParesTablePolicy) and shipped.name == "ppo" and shipped.team_sizes == (1, 2, 3)
+    bot = shipped.base
+    assert isinstance(load_policy("ppo_switch", seed=0), RecordSwitchPolicy)
     inner = bot.base
     assert isinstance(bot, RecordSwitchPolicy) and bot.name == "ppo" and set(bot.alts) == {1}
     assert isinstance(inner, RecordSwitchPolicy) and set(inner.alts) == {1} and inner.base.path == MOTENO_BOT

@@ -455,6 +455,17 @@ def test_a_league_plays_again_only_the_matches_of_the_bots_it_is_told_to(tmp_pat
     run_cli(LeagueConfig(**kw, out_dir=tmp_path / "part", rerun="style_caller"))
     assert played == [{"A": "random", "B": "style_caller"}, {"A": "style_folder", "B": "style_caller"}]
     assert json.loads((tmp_path / "part" / "league.json").read_text()) == full
+    # a bot added at the end, named in rerun: only its matches are played, the rest kept
+    grown = dict(kw, policies="random,style_folder,style_caller,style_raiser")
+    run_cli(LeagueConfig(**grown, out_dir=tmp_path / "grown_full"))
+    shutil.copytree(tmp_path / "full", tmp_path / "grown")
+    played.clear()
+    run_cli(LeagueConfig(**grown, out_dir=tmp_path / "grown", rerun="style_raiser"))
+    assert played == [{"A": n, "B": "style_raiser"} for n in ("random", "style_folder", "style_caller")]
+    assert json.loads((tmp_path / "grown" / "league.json").read_text()) == \
+        json.loads((tmp_path / "grown_full" / "league.json").read_text())
+    with pytest.raises(ValueError, match="in that order"):  # added, but not named to be played
+        run_cli(LeagueConfig(**grown, out_dir=tmp_path / "part", rerun="random"))
     for change, said in (({"rerun": "nobody"}, "not among"),
                          ({"policies": "style_folder,random,style_caller", "rerun": "random"}, "in that order"),
                          ({"juegos": 22, "rerun": "random"}, "other settings")):

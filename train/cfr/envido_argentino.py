@@ -377,17 +377,19 @@ class EnvidoSolveConfig:
 
 
 def measure_mano_points(policy, manos: int, target: int = 30, seed: int = 0, num_envs: int = 512,
-                        rival=None, team_size: int = 1) -> np.ndarray:
+                        rival=None, team_size: int = 1, tradition: str = "argentino") -> np.ndarray:
     """Q[tm, tp]: the distribution of the points the mano's side and the pie's side take in a mano
     *besides the envido* (truco, flor, al mazo), in ``policy``'s self-play at ``team_size`` contra
     ``team_size`` (argentino, default options). Manos that the envido ended (A35) are left out; points are cut at ``target``.
+    ``tradition="moteno"`` measures the points besides the pares (flores and truque) the same way
+    (``train.cfr.pares_moteno``): both layouts keep source 0 for the envido or the pares.
 
     With a ``rival``, ``policy`` plays team 0 against it and the result is two distributions:
     ``Q[0]`` of the manos where ``policy`` was mano, ``Q[1]`` where the rival was (``solve_juego``)."""
     from truque_env.policy import act_batch
     from truque_env.vector import VectorEnv
 
-    env = VectorEnv(num_envs, tradition="argentino", team_size=team_size, target=target, episode="juego", seed=seed)
+    env = VectorEnv(num_envs, tradition=tradition, team_size=team_size, target=target, episode="juego", seed=seed)
     env.reset(seed=seed)
     L, step = env.spec.layout, env.spec.batch.step_unchecked_tables
     counts = np.zeros((1 if rival is None else 2, target + 1, target + 1))
@@ -408,7 +410,7 @@ def measure_mano_points(policy, manos: int, target: int = 30, seed: int = 0, num
         if r.size == 0:
             continue
         won = after[r, L.CHINAS : L.CHINAS + 6].astype(np.int64).reshape(-1, 2, 3)
-        rest = won[:, :, L.SRC_FLOR] + won[:, :, L.SRC_TRUCO]
+        rest = won[:, :, 1] + won[:, :, 2]  # flor and truco (argentino), flores and truque (Moteño)
         mano_team = after[r, L.MANO_SEAT].astype(np.int64) % 2
         tm, tp = rest[np.arange(r.size), mano_team], rest[np.arange(r.size), 1 - mano_team]
         keep = (tm + tp) > 0

@@ -199,18 +199,22 @@ def kept_matches(league: dict, names: list[str], config: dict, rerun: set[str]) 
     """The matches of a saved league (``league.json`` as a dict) that a new league of ``names`` and
     ``config`` would play again move for move: those between two bots not in ``rerun``. The saved
     league must have the same names in the same order (each match's seed comes from the pair's
-    positions) and the same settings and seed; anything else is refused, not mixed in."""
+    positions), or those followed by new ones that ``rerun`` names (a bot added at the end), and the
+    same settings and seed; anything else is refused, not mixed in."""
     unknown = sorted(rerun - set(names))
     if unknown:
         raise ValueError(f"cannot play again {unknown}: not among the league's policies {names}")
-    if league.get("names") != names:
-        raise ValueError(f"the saved league has the policies {league.get('names')}, not {names} in that order: "
-                         "its matches were played with other seeds; play the whole league again")
+    saved_names = list(league.get("names") or [])
+    added = names[len(saved_names):]
+    if names[: len(saved_names)] != saved_names or not set(added) <= rerun:
+        raise ValueError(f"the saved league has the policies {league.get('names')}, not {names} in that order "
+                         "(or followed by new ones to play): its matches were played with other seeds; play the "
+                         "whole league again")
     saved = {k: v for k, v in league.get("config", {}).items() if k != "ratings"}
     if saved != {k: v for k, v in config.items() if k != "ratings"}:
         raise ValueError(f"the saved league was played with other settings ({saved}, not {config})")
     wins, eps = league["wins"], league["episodes"]
-    at = {name: k for k, name in enumerate(names)}
+    at = {name: k for k, name in enumerate(saved_names)}
     return {(m["A"], m["B"]): (m, wins[at[m["A"]]][at[m["B"]]], wins[at[m["B"]]][at[m["A"]]], eps[at[m["A"]]][at[m["B"]]])
             for m in league["matches"] if m["A"] not in rerun and m["B"] not in rerun}
 
