@@ -10,7 +10,7 @@ from train.studies.record_switch import RecordSwitchStudyConfig, run
 
 def test_the_study_plays_the_three_bots_and_reads_the_rivals_rates(tmp_path):
     out = tmp_path / "switch.json"
-    cfg = RecordSwitchStudyConfig(policy="ppo", opponents=("heuristic_bluffer", "style_caller"), juegos=8, out=out)
+    cfg = RecordSwitchStudyConfig(policy="ppo_switch", opponents=("heuristic_bluffer", "style_caller"), juegos=8, out=out)
     result = run(cfg)
     saved = json.loads(out.read_text())
     assert saved["results"] == json.loads(json.dumps(result["results"]))
@@ -32,7 +32,10 @@ def test_a_bot_without_a_switch_at_that_size_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="does not switch"):
         run(RecordSwitchStudyConfig(policy="ppo_network", opponents=("random",), juegos=2, out=tmp_path / "a.json"))
     with pytest.raises(ValueError, match="does not switch"):
-        run(RecordSwitchStudyConfig(policy="ppo", team_size=2, opponents=("random",), juegos=2, out=tmp_path / "b.json"))
+        run(RecordSwitchStudyConfig(policy="ppo_switch", team_size=2, opponents=("random",), juegos=2,
+                                    out=tmp_path / "b.json"))
+    with pytest.raises(ValueError, match="does not switch"):  # the pares table over the switch
+        run(RecordSwitchStudyConfig(policy="ppo", opponents=("random",), juegos=2, out=tmp_path / "d.json"))
     with pytest.raises(ValueError, match="at least one opponent"):
         run(RecordSwitchStudyConfig(opponents=(), out=tmp_path / "c.json"))
 
@@ -42,7 +45,7 @@ def test_a_candidate_alt_plays_behind_the_same_sign_with_the_shipped_alts_seed(t
     study is move for move the one without it (the same seeds), and a file that is not there is refused."""
     from agents.registry import MOTENO_VS_BLUFFER
 
-    kw = dict(policy="ppo", opponents=("heuristic",), juegos=6)
+    kw = dict(policy="ppo_switch", opponents=("heuristic",), juegos=6)
     shipped = run(RecordSwitchStudyConfig(**kw, out=tmp_path / "shipped.json"))["results"]
     swapped = run(RecordSwitchStudyConfig(**kw, alt=MOTENO_VS_BLUFFER[1], out=tmp_path / "swapped.json"))["results"]
     assert shipped == swapped and shipped["heuristic"]["alt_share"] > 0

@@ -6,7 +6,7 @@ plays, against each opponent and on the same duplicate deals, the switch, its ba
 alt alone, and reads what the switch saw: the rival's rates per mano once ``min_manos`` manos are
 over (the numbers the sign is set from) and the share of the switch's decisions its alt made.
 
-    python -m train.studies.record_switch --policy ppo --tradition moteno --team-size 1 \\
+    python -m train.studies.record_switch --policy ppo_switch --tradition moteno --team-size 1 \\
         --opponents random heuristic heuristic_bluffer style_raiser style_caller style_folder style_bluffer \\
         ppo_league1 ppo_3v3 cfr --out benchmarks/results/record_switch_moteno_1v1.json
 
@@ -64,9 +64,10 @@ class Watched:
 class RecordSwitchStudyConfig:
     """The switch, its base and its alt, against each opponent on the same deals."""
 
-    policy: str = "ppo"
-    """a registry name whose bot is a RecordSwitchPolicy (Moteño's ``ppo``); with layers of switches,
-    the outermost is measured: its alt, and everything under its sign as the base"""
+    policy: str = "ppo_switch"
+    """a registry name whose bot is a RecordSwitchPolicy (Moteño's ``ppo_switch``; ``ppo`` plays the pares
+    table over it, so it is not one); with layers of switches, the outermost is measured: its alt, and
+    everything under its sign as the base"""
     opponents: tuple[str, ...] = ("heuristic", "heuristic_bluffer")
     """registry names or checkpoint paths (agents.registry)"""
     tradition: str = "moteno"
