@@ -281,6 +281,30 @@ def _answer_todo_dicho(p, mask, accept):
 
 
 @njit(cache=True)
+def share_the_rest(p, mask, words, senas, mass):
+    """An opening from a table: the table's words (``words``) to 0 and ``mass`` (the table's chance of
+    not opening) spread over the base's other legal actions in the base's proportions (alike if the
+    base gave them none); the señas (``senas``) keep theirs. False, and ``p`` untouched, when the base
+    has no other legal action."""
+    others = 0.0
+    count = 0
+    for act in range(p.size):
+        if mask[act] and not words[act] and not senas[act]:
+            others += p[act]
+            count += 1
+    if count == 0:
+        return False
+    for act in range(p.size):
+        if senas[act]:
+            continue
+        if words[act]:
+            p[act] = 0.0
+        elif mask[act]:
+            p[act] = mass * (p[act] / others if others > 0.0 else 1.0 / count)
+    return True
+
+
+@njit(cache=True)
 def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value, target, max_raises, suit, value,
               todo_dicho, has_todo_dicho, team_size, used):
     """The base's ``probs`` (rows of the batch) with the table's envido in place, where it applies;
@@ -334,22 +358,8 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
         p = probs[i]
         rest = _rest_after_senas(p)
         if opening:
-            others = 0.0
-            count = 0
-            for act in range(p.size):
-                if mask[act] and not OPENINGS[act] and not SENAS[act]:
-                    others += p[act]
-                    count += 1
-            if count == 0:
+            if not share_the_rest(p, mask, OPENINGS, SENAS, rest * strat[0, t]):
                 continue
-            for act in range(p.size):
-                if SENAS[act]:
-                    continue
-                if OPENINGS[act]:
-                    p[act] = 0.0
-                elif mask[act]:
-                    share = p[act] / others if others > 0.0 else 1.0 / count
-                    p[act] = rest * strat[0, t] * share
             for slot in range(2, 5):
                 p[SLOT_ACTION[slot]] = rest * strat[slot, t]
         elif double:

@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from agents.envido_table import sample_probs
+from agents.envido_table import sample_probs, share_the_rest
 from truque_env.io import read_npz
 from truque_env.policy import key_uniforms
 from truque_env.traditions.action_kinds import LEAVE
@@ -303,22 +303,8 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
         if not ok:
             continue
         if opening:
-            others = 0.0
-            count = 0
-            for act in range(p.size):
-                if mask[act] and not PARES_WORDS[act] and not SENAS[act]:
-                    others += p[act]
-                    count += 1
-            if count == 0:
+            if not share_the_rest(p, mask, PARES_WORDS, SENAS, rest * strat[0, t]):
                 continue
-            for act in range(p.size):
-                if SENAS[act]:
-                    continue
-                if PARES_WORDS[act]:
-                    p[act] = 0.0
-                elif mask[act]:
-                    share = p[act] / others if others > 0.0 else 1.0 / count
-                    p[act] = rest * strat[0, t] * share
             for slot in range(2, slot_action.size):
                 p[slot_action[slot]] = rest * strat[slot, t]
             used[i] = USED_OPENING

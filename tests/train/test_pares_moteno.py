@@ -199,3 +199,22 @@ def test_art_7_2_a_blind_envite_is_answered_by_the_chance_against_any_hand(solve
         assert (blind[a, b, 0, :, -1] == 1).all() and (blind[a, b, 1, :, 0] == 0).all()
     # against any hand, un par is taken by most: the pie at 0-0 accepts it from 20 at the latest
     assert blind[0, 0, 1, 0, P.TYPE_OF_VALUE[20]] == 1
+
+
+def test_the_command_writes_the_table_and_its_summary(tmp_path):
+    """``python -m train.cfr.pares_moteno`` end to end, small: the points from random's self-play
+    (juegos to 4), every score solved, the table readable, the summary with its load and config."""
+    import json
+
+    from agents.pares_table import ParesTable
+
+    cfg = P.ParesSolveConfig(points_of="random", manos=1000, target=4, iterations=20, out=tmp_path / "t.npz",
+                             summary=tmp_path / "s.json")
+    P.run(cfg)
+    table = ParesTable(cfg.out)
+    assert table.target == 4 and table.strategies.shape[:2] == (4, 4)
+    summary = json.loads(cfg.summary.read_text())
+    assert summary["mano_points"]["manos"] == 1000 and summary["config"]["target"] == 4
+    assert len(summary["load_average_before"]) == 3
+    with pytest.raises(FileExistsError, match="--overwrite"):  # nothing written is lost
+        P.run(cfg)

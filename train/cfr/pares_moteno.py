@@ -64,7 +64,7 @@ import numpy as np
 from numba import njit
 
 from train import config
-from train.cfr.envido_argentino import envido_payoffs, measure_mano_points
+from train.cfr.envido_argentino import _points_summary, envido_payoffs, measure_mano_points
 from train.cfr.public_tree import PublicTreeGame, PublicTreeSolver, exploitability, profile_value
 from truque_env.io import check_new_output, write_json_atomic, write_npz_atomic
 from truque_env.traditions.moteno.rules import flor_value_nb, is_reservada_nb, pares_value_nb
@@ -354,15 +354,11 @@ def run(cfg: ParesSolveConfig) -> dict:
     t2 = time.perf_counter()
     write_npz_atomic(cfg.out, table_arrays(cfg, solved, Q), compressed=True)
     expl = solved["exploitability"]
-    tm, tp = np.nonzero(Q)
     summary = {
         "description": "the envite de pares of Truque Moteño 1 contra 1 solved by CFR+ at every score "
                        "(train.cfr.pares_moteno)",
         "table": str(cfg.out),
-        "mano_points": {"manos": cfg.manos, "mean_mano": float((Q.sum(axis=1) * np.arange(cfg.target + 1)).sum()),
-                        "mean_pie": float((Q.sum(axis=0) * np.arange(cfg.target + 1)).sum()),
-                        "support": [[int(x), int(y), float(Q[x, y])] for x, y in zip(tm, tp, strict=True)
-                                    if Q[x, y] >= 1e-3]},
+        "mano_points": {"manos": cfg.manos, **_points_summary(Q, cfg.target)},
         "juego_chance_of_the_first_mano": float(solved["V"][0, 0]),
         "exploitability": {"max": float(expl.max()), "mean": float(expl.mean()),
                            "unit": "the juego's winning chance: what a best responder to the table gains at one score"},
