@@ -410,6 +410,19 @@ def sample_probs(probs, masks, u, out):
         out[i] = last
 
 
+def act_from_probs(policy, observations, action_masks, keys=None) -> np.ndarray:
+    """The actions of a table policy (``policy.action_probs``, the base's with the table's in place),
+    drawn by inverse CDF with the decision keys, or ``policy.rng`` without them."""
+    masks = np.ascontiguousarray(action_masks, dtype=np.uint8)
+    if masks.ndim != 2 or not (masks > 0).any(axis=1).all():
+        raise ValueError("a row of the masks has no legal action")
+    probs = policy.action_probs(observations, masks)
+    u = policy.rng.random(masks.shape[0]) if keys is None else key_uniforms(keys)
+    out = np.empty(masks.shape[0], dtype=np.int64)
+    sample_probs(probs, masks, u, out)
+    return out
+
+
 _KEEP = object()  # set_blind_play: a setting not given
 
 
@@ -559,14 +572,7 @@ class EnvidoTablePolicy:
         return used
 
     def act_batch(self, observations, action_masks, keys=None) -> np.ndarray:
-        masks = np.ascontiguousarray(action_masks, dtype=np.uint8)
-        if masks.ndim != 2 or not (masks > 0).any(axis=1).all():
-            raise ValueError("a row of the masks has no legal action")
-        probs = self.action_probs(observations, masks)
-        u = self.rng.random(masks.shape[0]) if keys is None else key_uniforms(keys)
-        out = np.empty(masks.shape[0], dtype=np.int64)
-        sample_probs(probs, masks, u, out)
-        return out
+        return act_from_probs(self, observations, action_masks, keys)
 
     def act(self, observation, action_mask) -> int:
         return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])

@@ -45,9 +45,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from agents.envido_table import sample_probs, share_the_rest
+from agents.envido_table import act_from_probs, share_the_rest
 from truque_env.io import read_npz
-from truque_env.policy import key_uniforms
 from truque_env.traditions.action_kinds import LEAVE
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import observation as O
@@ -343,14 +342,7 @@ class ParesTablePolicy:
         return probs
 
     def act_batch(self, observations, action_masks, keys=None) -> np.ndarray:
-        masks = np.ascontiguousarray(action_masks, dtype=np.uint8)
-        if masks.ndim != 2 or not (masks > 0).any(axis=1).all():
-            raise ValueError("a row of the masks has no legal action")
-        probs = self.action_probs(observations, masks)
-        u = self.rng.random(masks.shape[0]) if keys is None else key_uniforms(keys)
-        out = np.empty(masks.shape[0], dtype=np.int64)
-        sample_probs(probs, masks, u, out)
-        return out
+        return act_from_probs(self, observations, action_masks, keys)
 
     def act(self, observation, action_mask) -> int:
         return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])

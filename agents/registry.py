@@ -133,16 +133,13 @@ def _shipped_ppo(name: str, path: Path, **kw):
     return make
 
 
-def _shipped_ppo_with_switch(name: str, path: Path, layers: tuple, pares_table: tuple[Path, int] | None = None,
-                             **kw):
+def _shipped_ppo_with_switch(name: str, path: Path, layers: tuple, pares_table: Path | None = None, **kw):
     """A shipped PPO bot that plays other shipped policies once the rival's record shows a sign.
     ``layers``: ``(alts, sign_rates)`` pairs, the first read first (``alts``: team size -> the policy's
     file; ``sign_rates``: size -> (min_manos, rates); agents.record_switch). Each layer is a
     ``RecordSwitchPolicy`` whose base is the next layer's switch, the last one's the network.
-    ``pares_table``: (a Moteño pares table, depth): the table plays the envite de pares mano a mano
-    (agents.pares_table) of what the switch of layer ``depth`` and the layers inside it play (the
-    network alone at ``len(layers)``); the alts of the layers above it play their own (depth 1: all
-    but the first layer's alt)."""
+    With ``pares_table`` (Moteño's) the envite de pares mano a mano of all of it is played from that
+    table (agents.pares_table)."""
     network = _shipped_ppo(name, path, **kw)
 
     def make(seed: int):
@@ -151,16 +148,6 @@ def _shipped_ppo_with_switch(name: str, path: Path, layers: tuple, pares_table: 
 
         tradition = kw.get("tradition", "moteno")
         policy = network(seed)
-
-        def with_table(policy, depth):
-            if pares_table is None or depth != pares_table[1]:
-                return policy
-            from agents.pares_table import ParesTablePolicy
-
-            _shipped(name, pares_table[0])
-            return ParesTablePolicy(policy, pares_table[0], seed=seed + 100, name=name)
-
-        policy = with_table(policy, len(layers))
         for depth in reversed(range(len(layers))):  # the innermost first; each alt has a seed of its own
             alts, sign_rates = layers[depth]
             for alt in alts.values():
@@ -168,8 +155,13 @@ def _shipped_ppo_with_switch(name: str, path: Path, layers: tuple, pares_table: 
             players = {size: PPOPolicy(alt, seed=seed + 1 + size + 10 * depth, tradition=tradition,
                                        name=f"{name}:{alt.stem}") for size, alt in alts.items()}
             signs = {size: RecordSign(min_manos=m, rates=dict(rates)) for size, (m, rates) in sign_rates.items()}
-            policy = with_table(RecordSwitchPolicy(policy, players, signs, tradition=tradition, name=name), depth)
-        return policy
+            policy = RecordSwitchPolicy(policy, players, signs, tradition=tradition, name=name)
+        if pares_table is None:
+            return policy
+        from agents.pares_table import ParesTablePolicy
+
+        _shipped(name, pares_table)
+        return ParesTablePolicy(policy, pares_table, seed=seed + 100, name=name)
 
     return make
 
@@ -275,7 +267,7 @@ def _heuristic_argentino_enviador(seed: int):
 # style bots (agents.styles: the mask and the tradition's ACTION_KIND)
 BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
                    "ppo": _shipped_ppo_with_switch("ppo", MOTENO_BOT, MOTENO_READER_LAYERS,
-                                                   pares_table=(MOTENO_PARES_TABLE, 0), team_sizes=MOTENO_BOT_SIZES),
+                                                   pares_table=MOTENO_PARES_TABLE, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_switch": _shipped_ppo_with_switch("ppo_switch", MOTENO_BOT, MOTENO_READER_LAYERS,
                                                           team_sizes=MOTENO_BOT_SIZES),
                    "ppo_network": _shipped_ppo("ppo_network", MOTENO_BOT, team_sizes=MOTENO_BOT_SIZES),
@@ -298,6 +290,10 @@ BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_wi
                       "ppo_1v1": _shipped_ppo("ppo_1v1", ARGENTINO_1V1_BOT, tradition="argentino", team_sizes=(1,))}}
 ENVIDO_SUFFIX = "+envido"  # "<bot>+envido": the bot with the envido played from the solved table
 PARES_SUFFIX = "+pares"  # "<bot>+pares" (Moteño): the bot with the envite de pares mano a mano from the solved table
+# each suffix: (its tradition, the module and class of the policy that plays the table over the bot)
+TABLE_SUFFIXES = {ENVIDO_SUFFIX: ("argentino", "agents.envido_table", "EnvidoTablePolicy"),
+                  PARES_SUFFIX: ("moteno", "agents.pares_table", "ParesTablePolicy")}
+TRADITION_NAMES = {"argentino": "argentino", "moteno": "Moteño"}
 STYLE_BOTS = ("style_raiser", "style_caller", "style_folder", "style_bluffer")
 
 
@@ -322,28 +318,18 @@ def load_policy(name_or_path: str, seed: int = 0, tradition: str = "moteno"):
     path. A bot that does not exist for the tradition is a ValueError naming the ones that do."""
     key = name_or_path.strip()
     known = known_policies(tradition)
-    if key.endswith(ENVIDO_SUFFIX) and len(key) > len(ENVIDO_SUFFIX):
-        if tradition != "argentino":
-            raise ValueError(f"{key!r}: the solved envido table is argentino's, not {tradition}'s")
-        from agents.envido_table import EnvidoTablePolicy
-
-        base = load_policy(key.removesuffix(ENVIDO_SUFFIX), seed=seed, tradition=tradition)
-        if isinstance(base, EnvidoTablePolicy):  # it plays its envido from a table already (``ppo``)
+    for suffix, (table_tradition, module, cls) in TABLE_SUFFIXES.items():
+        if not (key.endswith(suffix) and len(key) > len(suffix)):
+            continue
+        if tradition != table_tradition:
+            raise ValueError(f"{key!r}: the solved {suffix[1:]} table is {TRADITION_NAMES[table_tradition]}'s, "
+                             f"not {tradition}'s")
+        table_policy = getattr(importlib.import_module(module), cls)
+        base = load_policy(key.removesuffix(suffix), seed=seed, tradition=tradition)
+        if isinstance(base, table_policy):  # it plays from its table already (``ppo``)
             base.name = key
             return base
-        return EnvidoTablePolicy(base, seed=seed + 1, name=key)
-    if key.endswith(PARES_SUFFIX) and len(key) > len(PARES_SUFFIX):
-        if tradition != "moteno":
-            raise ValueError(f"{key!r}: the solved pares table is Moteño's, not {tradition}'s")
-        from agents.pares_table import ParesTablePolicy
-
-        base = load_policy(key.removesuffix(PARES_SUFFIX), seed=seed, tradition=tradition)
-        if isinstance(base, ParesTablePolicy):  # it plays its pares from the table already
-            base.name = key
-            return base
-        if not hasattr(base, "action_probs"):
-            raise ValueError(f"{key!r}: the pares table needs a bot that gives its action probabilities")
-        return ParesTablePolicy(base, seed=seed + 1, name=key)
+        return table_policy(base, seed=seed + 1, name=key)  # a base without action_probs: its ValueError
     if key == "random" or key in STYLE_BOTS:
         return _every_tradition_bot(key, seed, tradition)
     if key in BOTS.get(tradition, {}):
