@@ -38,9 +38,10 @@ class PPOPolicy:
         if unexpected or any(k.startswith("actor") for k in missing):
             raise ValueError(f"{self.path}: the actor's weights do not fit this network")
         self.agent.eval()
-        # trained with its envido played from a solved table (train.ppo.table_envido): played so too
+        # trained with its envite played from a solved table (train.ppo.table_envido): played so too
         # (agents.registry wraps it); None for every other checkpoint
         self.envido_table = cfg.get("envido_table")
+        self.pares_table = cfg.get("pares_table")
         self.name = name or f"ppo:{self.path.name}"
         if team_sizes is not None:
             self.team_sizes = tuple(team_sizes)
@@ -52,7 +53,7 @@ class PPOPolicy:
         """A bot playing a live ``train.ppo.loop.Agent`` (the trainer's evaluations); no copy is made."""
         self = cls.__new__(cls)
         self.path, self.agent, self.name, self.greedy = None, agent, name, greedy
-        self.envido_table = None
+        self.envido_table = self.pares_table = None
         self.gen = torch.Generator().manual_seed(seed)
         return self
 

@@ -31,7 +31,8 @@ with the envido mano a mano played from the solved table (``agents.envido_table`
 and ``<name or path>+pares`` for Moteño that bot with the envite de pares mano a mano played from its
 solved table (``agents.pares_table``, ``train.cfr.pares_moteno``; ``ppo_network+pares``). A path to a
 checkpoint of ``train.ppo.loop`` loads the learned policy (``agents.ppo_policy.PPOPolicy``; one trained with
-its envido from a solved table, ``envido_table``, is played with that table); a path
+its envido or envite de pares from a solved table, ``envido_table`` or ``pares_table``, is played with
+that table); a path
 ending in ``.npz`` loads a CFR policy (an export or a run checkpoint of ``train.cfr.mccfr``,
 its header checked); a file that is neither is a clear ``ValueError``.
 """
@@ -191,17 +192,35 @@ def _with_its_envido_table(policy, seed: int, name: str, blind_table: tuple[Path
                            blind_first_manos: int = 0, prior_table: tuple[Path, ...] = (),
                            blind_leaves: int | dict[int, int] = 2):
     """A checkpoint trained with its envido from a solved table (``envido_table``), played with that
-    table: the path it recorded, from here or from the project's root (a table that is not there
-    is a clear error, never another table)."""
+    table (``_recorded_table``)."""
     from agents.envido_table import EnvidoTablePolicy
 
-    recorded = Path(policy.envido_table)
+    table = _recorded_table(policy.envido_table, name, "envido")
+    return EnvidoTablePolicy(policy, table, seed=seed + 1, name=name, blind_table=blind_table,
+                             blind_first_manos=blind_first_manos, prior_table=prior_table, blind_leaves=blind_leaves)
+
+
+def _with_its_table(policy, seed: int, name: str):
+    """A checkpoint as it was trained: with the envido (argentino) or the envite de pares (Moteño)
+    of the solved table it recorded, if it recorded one."""
+    if policy.envido_table is not None:
+        return _with_its_envido_table(policy, seed, name)
+    if policy.pares_table is not None:
+        from agents.pares_table import ParesTablePolicy
+
+        return ParesTablePolicy(policy, _recorded_table(policy.pares_table, name, "pares"), seed=seed + 1, name=name)
+    return policy
+
+
+def _recorded_table(recorded: str, name: str, what: str) -> Path:
+    """The table a checkpoint recorded: the path, from here or from the project's root (a table that
+    is not there is a clear error, never another table)."""
+    recorded = Path(recorded)
     candidates = [recorded] if recorded.is_absolute() else [recorded, Path(__file__).resolve().parents[1] / recorded]
     table = next((c for c in candidates if c.exists()), None)
     if table is None:
-        raise ValueError(f"{name}: trained with the envido table {str(recorded)!r}, which is not there")
-    return EnvidoTablePolicy(policy, table, seed=seed + 1, name=name, blind_table=blind_table,
-                             blind_first_manos=blind_first_manos, prior_table=prior_table, blind_leaves=blind_leaves)
+        raise ValueError(f"{name}: trained with the {what} table {str(recorded)!r}, which is not there")
+    return table
 
 
 def _shipped_cfr(name: str, **how):
@@ -349,6 +368,6 @@ def load_policy(name_or_path: str, seed: int = 0, tradition: str = "moteno"):
         from agents.ppo_policy import PPOPolicy
 
         policy = PPOPolicy(path, seed=seed, tradition=tradition)
-        return policy if policy.envido_table is None else _with_its_envido_table(policy, seed, key)
+        return _with_its_table(policy, seed, key)
     raise ValueError(f"unknown policy {name_or_path!r}; known policies: {', '.join(known)} "
                      "(or a path to a checkpoint)")

@@ -438,3 +438,30 @@ def test_the_readers_second_policy_config_meets_every_rival_that_shows_the_sign(
     assert signed <= set(cfg.bot_opponents) and "ppo_network" in cfg.bot_opponents
     assert set(cfg.pfsp_targets) == {"snapshot", *cfg.bot_opponents}
     assert cfg.pfsp_targets["heuristic_bluffer"] >= 0.85 and cfg.pfsp_targets["ppo_network"] > 0.5
+
+
+def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solved_pares():
+    """configs/ppo_moteno_league_v8.toml (issue 17): v5 warm-started from the shipped network instead
+    of a clone, its envite de pares played from the shipped table (pares_table), the shipped ppo, the
+    network, the parero, ppo's exploiter and v6's in its league, the 1 contra 1 tables the most, a
+    weaker anchor and a schedule of its own."""
+    from agents.pares_table import SHIPPED_TABLE
+    from train.ppo.loop import PPOConfig
+
+    cfg, changed = _config_and_changes("ppo_moteno_league_v5", "ppo_moteno_league_v8")
+    assert set(changed) == {"init_from", "pares_table", "bc_policy", "bc_opponents", "bc_epochs", "bc_decisions",
+                            "anchor_coef", "anchor_decay_updates", "bot_opponents", "pfsp_targets",
+                            "team_size_tables", "total_decisions", "time_limit_minutes", "learning_rate", "run_dir"}
+    root = Path(__file__).resolve().parents[2]
+    assert (root / cfg["init_from"]).resolve() == root / "agents" / "checkpoints" / "ppo_moteno.pt"
+    assert (root / cfg["pares_table"]).resolve() == SHIPPED_TABLE and cfg["bc_policy"] is None
+    exploiters = [f"agents/checkpoints/exploiter_ppo_{e}_1v1.pt"
+                  for e in ("pares_moteno", "moteno_league_v6", "moteno_league_v6_piece2")]
+    assert all((root / e).is_file() for e in exploiters)
+    before, after = changed["bot_opponents"]
+    assert list(after) == [*before, "heuristic_parero", "ppo", "ppo_network", *exploiters]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "heuristic_parero": 0.82, "ppo": 0.55,
+                                                "ppo_network": 0.55, **{e: 0.5 for e in exploiters}}
+    assert changed["team_size_tables"][1] == (768, 384, 384) and changed["anchor_coef"] == (0.1, 0.05)
+    assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == "runs/ppo_moteno_league_v8"
+    PPOConfig.from_toml(root / "configs" / "ppo_moteno_league_v8.toml").validate()

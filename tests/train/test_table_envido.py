@@ -1,6 +1,7 @@
-"""PPO with the envido played from a solved table (``envido_table``, train/ppo/table_envido.py):
-what is trained and under which mask, that the probabilities trained on are the network's, the
-config's checks, and a run that trains, evaluates and is reproducible."""
+"""PPO with the envite played from a solved table (``envido_table`` for truco argentino's envido,
+``pares_table`` for Moteño's envite de pares; train/ppo/table_envido.py): what is trained and under
+which mask, that the probabilities trained on are the network's, the config's checks, and a run that
+trains, evaluates and is reproducible."""
 
 from pathlib import Path
 
@@ -8,9 +9,9 @@ import numpy as np
 import pytest
 import torch
 
-from agents.envido_table import OPENINGS, SENAS, USED_ANSWER, USED_OPENING, EnvidoTable
+from agents import envido_table, pares_table
 from agents.ppo_network import Agent, evaluate_actions
-from tests.conftest import ENVIDO_TABLE_TARGET
+from tests.conftest import ENVIDO_TABLE_TARGET, PARES_TABLE_TARGET
 from train.ppo.loop import PPOConfig, load_checkpoint, train
 from train.ppo.rollout import Sampler, draw_tables
 
@@ -24,12 +25,38 @@ def _tiny(run_dir: Path, table: Path, **kw) -> PPOConfig:
     return PPOConfig(**base)
 
 
-def test_the_tables_words_are_played_not_trained_and_a_paso_is_trained_on_what_is_left(tmp_path, envido_table_path):
-    cfg = _tiny(tmp_path, envido_table_path)
+def _pares_path(request) -> Path:
+    return request.getfixturevalue("pares_table")[3]
+
+
+# each tradition's table: its setting, the test table, its module (the words of its openings), the target
+TABLES = {"argentino": ("envido_table", lambda request: request.getfixturevalue("envido_table_path"), envido_table,
+                        ENVIDO_TABLE_TARGET),
+          "moteno": ("pares_table", _pares_path, pares_table, PARES_TABLE_TARGET)}
+
+
+def _tiny_of(table_of: str, request, run_dir: Path, **kw) -> PPOConfig:
+    """A tiny run of ``table_of``'s tradition with its table (``kw`` overrides any setting)."""
+    setting, path, _, target = TABLES[table_of]
+    kw = {"tradition": table_of, "target": target, "envido_table": None, setting: path(request), **kw}
+    return _tiny(run_dir, None, **kw)
+
+
+@pytest.mark.parametrize("tradition", ["argentino", "moteno"])
+def test_the_tables_words_are_played_not_trained_and_a_paso_is_trained_on_what_is_left(tmp_path, request, tradition):
+    cfg = _tiny_of(tradition, request, tmp_path)
     cfg.validate()
+    T = TABLES[tradition][2]
+    OPENINGS = T.PARES_WORDS if tradition == "moteno" else T.OPENINGS
+    SENAS, USED_ANSWER, USED_OPENING = T.SENAS, T.USED_ANSWER, T.USED_OPENING
+    # the answers a table plays entirely (Moteño's blind answers too)
+    answered = (USED_ANSWER, T.USED_BLIND) if tradition == "moteno" else (USED_ANSWER,)
     gen = torch.Generator().manual_seed(cfg.seed)
     sampler = Sampler(cfg, gen)
     agent = Agent.from_config(cfg)
+    if tradition == "moteno":  # an untrained network bets blind in most manos (Art. 7), before any opening
+        with torch.no_grad():
+            agent.actor[-1].bias[pares_table.A.PASO] += 4.0
     opening_words = answers = restricted = senas = 0
     learner = sampler.envido.learner
     seen = []
@@ -40,7 +67,7 @@ def test_the_tables_words_are_played_not_trained_and_a_paso_is_trained_on_what_i
         return out
 
     sampler.envido.learner = spy
-    table = EnvidoTable(envido_table_path)
+    table = sampler.envido.table
     rng = np.random.default_rng(0)
     for update in range(3):
         ro = sampler.rollout(agent, agent.state_dict(), (0.0, 1.0), draw_tables(cfg, update, rng))
@@ -53,14 +80,14 @@ def test_the_tables_words_are_played_not_trained_and_a_paso_is_trained_on_what_i
         # where the table decided, only señas and the network's choices after a "paso" are trained
         probs = np.full(ro.mask.shape, 1.0)
         used = table.mix(ro.obs, ro.mask, probs)
-        assert not ((used == USED_ANSWER) & ~SENAS[ro.action]).any()
+        assert not (np.isin(used, answered) & ~SENAS[ro.action]).any()
     for obs, mask, action, _logp, trained_mask, trained in seen:
         used = table.mix(obs, mask, np.ones(mask.shape))
         opening_words += int((OPENINGS[action] & (used > 0)).sum())
-        answers += int(((used == USED_ANSWER) & ~SENAS[action]).sum())
+        answers += int((np.isin(used, answered) & ~SENAS[action]).sum())
         senas += int((SENAS[action] & (used > 0)).sum())
         assert not trained[OPENINGS[action] & (used > 0)].any()  # the table's words: not trained
-        assert not trained[(used == USED_ANSWER) & ~SENAS[action]].any()
+        assert not trained[np.isin(used, answered) & ~SENAS[action]].any()
         paso = (used == USED_OPENING) & ~OPENINGS[action] & ~SENAS[action]
         assert trained[paso].all() and trained[used == 0].all() and trained[SENAS[action]].all()
         restricted += int(paso.sum())
@@ -68,6 +95,7 @@ def test_the_tables_words_are_played_not_trained_and_a_paso_is_trained_on_what_i
         assert (trained_mask[~paso] == mask[~paso]).all()
         assert mask[np.arange(len(action)), action].all()
     assert opening_words > 5 and answers > 5 and senas > 0 and restricted > 5
+    assert sampler.envido.table.target == TABLES[tradition][3]
 
 
 def test_the_envido_table_setting_is_checked(tmp_path, envido_table_path):
@@ -118,3 +146,50 @@ def test_a_checkpoint_trained_with_the_table_is_played_with_it(tmp_path, envido_
     table.unlink()
     with pytest.raises(ValueError, match="trained with the envido table .*table.npz', which is not there"):
         load_policy(str(tmp_path / "policy.pt"), tradition="argentino")
+
+
+def test_the_pares_table_setting_is_checked(tmp_path, request, envido_table_path):
+    path = _pares_path(request)
+    with pytest.raises(ValueError, match="pares_table: the solved envite de pares is Moteño's, not argentino's"):
+        _tiny_of("moteno", request, tmp_path, tradition="argentino").validate()
+    with pytest.raises(ValueError, match="envido_table .truco argentino. or pares_table .Moteño., not both"):
+        _tiny_of("moteno", request, tmp_path, envido_table=envido_table_path).validate()
+    with pytest.raises(ValueError, match="pares_table plays 1 contra 1"):
+        _tiny_of("moteno", request, tmp_path, team_size=2).validate()
+    with pytest.raises(ValueError, match="pares_table .* is solved for juegos to 8, not to this run's target 30"):
+        _tiny_of("moteno", request, tmp_path, target=30).validate()
+    with pytest.raises(ValueError, match="no pares table at"):
+        _tiny_of("moteno", request, tmp_path, pares_table=tmp_path / "none.npz").validate()
+    with pytest.raises(ValueError, match="envido_table: the solved envido is truco argentino's, not moteno's"):
+        _tiny_of("moteno", request, tmp_path, pares_table=None, envido_table=envido_table_path).validate()
+    assert _tiny_of("moteno", request, tmp_path).table == ("pares_table", path)
+
+
+def test_a_run_with_the_pares_table_trains_evaluates_as_plus_pares_and_its_policy_plays_with_it(tmp_path, request):
+    """Moteño: the learner at three sizes (the table at 1 contra 1), its evaluations played with the
+    table, the same seed the same weights, and its exported policy loaded with the table it recorded."""
+    import shutil
+
+    from agents.pares_table import ParesTablePolicy
+    from agents.ppo_policy import PPOPolicy
+    from agents.registry import load_policy
+    from train.ppo.loop import export_policy
+
+    table = tmp_path / "pares.npz"
+    shutil.copy(_pares_path(request), table)
+    runs = []
+    for name in ("a", "b"):
+        cfg = _tiny_of("moteno", request, tmp_path / name, pares_table=table, team_sizes=(1, 2), eval_every=2,
+                       eval_juegos=4, eval_opponents=("random",), league=True, bot_opponents=("heuristic",))
+        assert train(cfg).update == 2
+        runs.append(load_checkpoint(tmp_path / name / "checkpoint.pt", cfg)["model"])
+        assert (tmp_path / name / "evals" / "000002_random_1v1.json").exists()
+    for k in runs[0]:
+        assert torch.equal(runs[0][k], runs[1][k]), k
+    export_policy(tmp_path / "a" / "checkpoint.pt", tmp_path / "policy.pt")
+    bot = load_policy(str(tmp_path / "policy.pt"), tradition="moteno")
+    assert isinstance(bot, ParesTablePolicy) and isinstance(bot.base, PPOPolicy)
+    assert bot.table.path == table and bot.name == str(tmp_path / "policy.pt")
+    table.unlink()
+    with pytest.raises(ValueError, match="trained with the pares table .*pares.npz', which is not there"):
+        load_policy(str(tmp_path / "policy.pt"), tradition="moteno")

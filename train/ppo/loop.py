@@ -214,6 +214,10 @@ class PPOConfig:
     python -m train.cfr.envido_argentino) that plays the learner's and its snapshots' envido at the
     1 contra 1 tables; the network learns the rest around it (train/ppo/table_envido.py), and its
     checkpoints play with that table (agents.registry reads it from their config)"""
+    pares_table: Path | None = None
+    """Truque Moteño: a solved table of the envite de pares (agents/checkpoints/pares_moteno_1v1.npz,
+    written by python -m train.cfr.pares_moteno) that plays the learner's and its snapshots' envite
+    at the 1 contra 1 tables, as envido_table does argentino's envido (train/ppo/table_envido.py)"""
     # self-play pool
 
     pool_size: Annotated[int, Field(ge=1)] = 8
@@ -352,20 +356,31 @@ class PPOConfig:
         if self.bc_policy is not None:
             for name in (self.bc_policy, *self.bc_opponents):
                 load_policy(name, tradition=self.tradition)  # an unknown bot fails now
-        if self.envido_table is not None:
-            self._check_envido_table()
+        if self.table is not None:
+            self._check_table()
         config.check_config(self)  # and every field's type and bounds (pydantic), the key named
 
-    def _check_envido_table(self) -> None:
-        from agents.envido_table import EnvidoTable
+    @property
+    def table(self) -> tuple[str, Path] | None:
+        """The solved envite the learner plays from, as (its setting's name, its path); None without."""
+        given = [(name, getattr(self, name)) for name in ("envido_table", "pares_table") if getattr(self, name) is not None]
+        return given[0] if given else None
 
-        if self.tradition != "argentino":
-            raise ValueError(f"envido_table: the solved envido is truco argentino's, not {self.tradition}'s")
+    def _check_table(self) -> None:
+        from train.ppo.table_envido import TableEnvido
+
+        if self.envido_table is not None and self.pares_table is not None:
+            raise ValueError("give envido_table (truco argentino) or pares_table (Moteño), not both")
+        name, path = self.table
+        of = {"envido_table": ("argentino", "the solved envido is truco argentino's"),
+              "pares_table": ("moteno", "the solved envite de pares is Moteño's")}[name]
+        if self.tradition != of[0]:
+            raise ValueError(f"{name}: {of[1]}, not {self.tradition}'s")
         if 1 not in self.sizes:
-            raise ValueError("envido_table plays 1 contra 1 tables: train team size 1 (team_size or team_sizes)")
-        table = EnvidoTable(self.envido_table)  # a missing or corrupt table: a ValueError naming it
+            raise ValueError(f"{name} plays 1 contra 1 tables: train team size 1 (team_size or team_sizes)")
+        table = TableEnvido.of(self.tradition, path).table  # a missing or corrupt table: a ValueError naming it
         if table.target != self.target:
-            raise ValueError(f"envido_table {str(self.envido_table)!r} is solved for juegos to {table.target}, "
+            raise ValueError(f"{name} {str(path)!r} is solved for juegos to {table.target}, "
                              f"not to this run's target {self.target}")
 
     @property
@@ -859,6 +874,10 @@ class _Log:
             from agents.envido_table import EnvidoTablePolicy
 
             learner = EnvidoTablePolicy(learner, cfg.envido_table, seed=cfg.seed + run.update, name=f"ppo@{run.update}+envido")
+        if cfg.pares_table is not None:
+            from agents.pares_table import ParesTablePolicy
+
+            learner = ParesTablePolicy(learner, cfg.pares_table, seed=cfg.seed + run.update, name=f"ppo@{run.update}+pares")
         several = len(cfg.sizes) > 1  # then each size is evaluated, and named in the files and scalars
         for size in cfg.sizes:
             settings = config.match_settings(dataclasses.replace(cfg, team_size=size))

@@ -113,8 +113,8 @@ def rollout(env: VectorEnv, agent: Agent, opponent: Agent, bots: list, tables: T
     ``tables`` says; a forced move is its only legal action. Samples draw from ``gen``.
     With a ``league`` (``train.ppo.pfsp``) the tables are the league's: a table whose juego ends
     gets its next opponent at once, drawn with the entries' probabilities ``probs``.
-    With ``envido`` (``cfg.envido_table``) the learner and the snapshot play the envido from the
-    table, and the learner's table-played decisions are not trained (``train.ppo.table_envido``).
+    With ``envido`` (``cfg.envido_table`` or ``cfg.pares_table``) the learner and the snapshot play the
+    envite from the table, and the learner's table-played decisions are not trained (``train.ppo.table_envido``).
     """
     if league is not None:
         tables = Tables(league.learner_team, league.self_play, league.bot)  # the league's arrays: redrawn in place
@@ -243,7 +243,7 @@ class Sampler:
         self.bots = [load_policy(name, seed=bot_seed + j, tradition=cfg.tradition) for j, name in enumerate(cfg.bot_opponents)]
         self.league = LeagueTables(n, cfg.seed, first_table, cfg.p_latest) if cfg.league else None
         # the table models 1 contra 1: at other sizes it would never apply
-        self.envido = TableEnvido(cfg.envido_table) if cfg.envido_table is not None and cfg.team_size == 1 else None
+        self.envido = TableEnvido.of(cfg.tradition, cfg.table[1]) if cfg.table is not None and cfg.team_size == 1 else None
 
     def rollout(self, agent: Agent, opponent_state: dict, ret_stats, tables: Tables | None,
                 probs: np.ndarray | None = None) -> Rollout:

@@ -1,25 +1,27 @@
-"""The learner's envido played from a solved table while PPO learns the rest (``envido_table``).
+"""The learner's envite played from a solved table while PPO learns the rest (``envido_table``,
+``pares_table``).
 
-With ``envido_table`` set (truco argentino), the learner and the league's snapshots of it play as
-``agents.envido_table.EnvidoTablePolicy`` plays over the network: at a decision of the envido of a
-1 contra 1 table the table's mixed strategy replaces the network's. The learner's moves are drawn
-from that mixed policy, which is what the exported network plays as ``<policy.pt>+envido``, and
-are trained where the network chose, so that the network learns the truco, the cards and the
-señas around an envido it does not choose:
+With ``envido_table`` (truco argentino: the envido, ``agents.envido_table``) or ``pares_table``
+(Truque Moteño: the envite de pares, ``agents.pares_table``) set, the learner and the league's
+snapshots of it play as the table's policy plays over the network: at a decision of the envite of
+a 1 contra 1 table the table's mixed strategy replaces the network's. The learner's moves are drawn
+from that mixed policy, which is what the exported network plays as ``<policy.pt>+envido`` (or
+``+pares``), and are trained where the network chose, so that the network learns the truco, the
+cards and the señas around an envite it does not choose:
 
 * a seña at one of the table's decisions: the mix keeps the network's probability; trained as
   any decision;
-* at an opening, an action that is neither an envido word nor a seña (a card, the truco, an answer
-  to a truco): the network's choice once the table has said "paso". Trained under the mask with
-  the envido words and the señas taken out: its probability there is the network's over what is
-  left, which is exactly the mixed policy's chance of it given "paso" and no seña;
-* the table's words (an opening, an answer; after an envido said with the truco the answer to the
-  truco too, which the table takes from the network's chance of accepting it): not trained. For
-  the network they are a part of the game, like a forced move: the rewards after them run to its
-  previous decision (``train.ppo.loop._gae``).
+* at an opening, an action that is neither a word of the envite nor a seña (a card, the truco, an
+  answer to a truco): the network's choice once the table has said "paso". Trained under the mask
+  with the envite's words and the señas taken out: its probability there is the network's over
+  what is left, which is exactly the mixed policy's chance of it given "paso" and no seña;
+* the table's words (an opening, an answer, Moteño's answers to a blind envite; after an envido
+  said with the truco the answer to the truco too, which the table takes from the network's chance
+  of accepting it): not trained. For the network they are a part of the game, like a forced move:
+  the rewards after them run to its previous decision (``train.ppo.loop._gae``).
 
-2 contra 2 tables (the table models 1 contra 1), other targets and the cases the table does not
-model (``agents.envido_table``) are played and trained as without it.
+Other team sizes (the tables model 1 contra 1), other targets and the cases a table does not model
+(its module's docstring) are played and trained as without it.
 """
 
 from __future__ import annotations
@@ -29,18 +31,31 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agents.envido_table import OPENINGS, SENAS, USED_OPENING, EnvidoTable, sample_probs
+from agents.envido_table import sample_probs
 from agents.ppo_network import sample
-
-NOT_AFTER_PASO = OPENINGS | SENAS  # what the network cannot choose once the table said paso
 
 
 class TableEnvido:
-    """The table of ``path`` (``agents.envido_table.EnvidoTable``, checked) and the two ways the
-    rollout plays with it: the learner's (trained where the network chose) and a snapshot's."""
+    """A solved table (with ``mix(obs, masks, probs)``, checked when read) and its opening words,
+    and the two ways the rollout plays with it: the learner's (trained where the network chose) and
+    a snapshot's. ``TableEnvido.of(tradition, path)`` reads the tradition's table."""
 
-    def __init__(self, path: Path | str):
-        self.table = EnvidoTable(path)
+    def __init__(self, table, openings: np.ndarray, senas: np.ndarray, used_opening: int):
+        self.table, self.openings, self.senas, self.used_opening = table, openings, senas, used_opening
+        self.not_after_paso = openings | senas  # what the network cannot choose once the table said paso
+
+    @classmethod
+    def of(cls, tradition: str, path: Path | str) -> TableEnvido:
+        """Truco argentino's envido table or Moteño's pares table at ``path``."""
+        if tradition == "argentino":
+            from agents import envido_table as T
+
+            return cls(T.EnvidoTable(path), T.OPENINGS, T.SENAS, T.USED_OPENING)
+        if tradition == "moteno":
+            from agents import pares_table as T
+
+            return cls(T.ParesTable(path), T.PARES_WORDS, T.SENAS, T.USED_OPENING)
+        raise ValueError(f"no solved envite table for {tradition}")
 
     def _mixed(self, logits: torch.Tensor, obs: np.ndarray, mask: np.ndarray, gen: torch.Generator):
         """The actions drawn from the mixed policy (one uniform per row from ``gen``) and how the
@@ -64,11 +79,12 @@ class TableEnvido:
         action, used = self._mixed(logits, obs, mask, gen)
         a = action.numpy()
         trained_mask = mask.copy()
-        trained = (used == 0) | SENAS[a]
-        paso = (used == USED_OPENING) & ~OPENINGS[a] & ~SENAS[a]
+        senas = self.senas[a]
+        trained = (used == 0) | senas
+        paso = (used == self.used_opening) & ~self.openings[a] & ~senas
         trained |= paso
-        trained_mask[paso] &= ~NOT_AFTER_PASO
-        restricted = logits.masked_fill(torch.from_numpy(paso[:, None] & NOT_AFTER_PASO), float("-inf"))
+        trained_mask[paso] &= ~self.not_after_paso
+        restricted = logits.masked_fill(torch.from_numpy(paso[:, None] & self.not_after_paso), float("-inf"))
         logp = torch.log_softmax(restricted, dim=-1).gather(-1, action[:, None]).squeeze(-1)
         return a, logp.numpy(), trained_mask, trained
 
