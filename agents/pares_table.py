@@ -35,7 +35,11 @@ pie), coded ``code = 1`` then ``code * (slots - 1) + w`` per word (w = slot - 1)
 who chooses there (0 mano, 1 pie); ``target``, ``max_words``, ``team_size``; ``V[a, b]`` the mano's
 chance of the juego and ``Q`` the points of the rest of a mano the solve assumed;
 ``blind_answers[a, b, seat, N - 1, type]`` the chance of quiero to a blind ``envío N pares`` (seat 0
-the mano).
+the mano); ``rival`` and ``rival_share`` (a table solved against a rival's model: its name and
+share; "" and 0 for the equilibrium).
+
+``ParesTable.decisions`` reads the other way: which of the table's decisions a player's actions
+were (row, type, slot), which is how ``train.cfr.pares_moteno`` counts a rival's envite.
 """
 
 from __future__ import annotations
@@ -84,6 +88,7 @@ PARES_WORDS[A.FALTA] = True
 SENAS = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)
 SENAS[A.SENA_BASE : A.SENA_BASE + A.NUM_SENAS] = True
 USED_OPENING, USED_ANSWER, USED_BLIND = 1, 2, 3
+AT_OPENING, AT_ANSWER, AT_BLIND = 1, 2, 3  # the table's decisions (_decision)
 # the rival's leaves (me voy a baraja, la mía no vale) in the juego's record: a rival who left two
 # manos plays blind (random leaves half of them), and the blind answers gamble on the showdown
 RIVAL_LEAVES = O.PARTS["juego_record.rival"][0] + LEAVE
@@ -137,6 +142,15 @@ class ParesTable:
         mix_probs(obs, masks, probs, self.strategies, self.row_of_code, self.player, self.type_of_value,
                   self.abstract_n, self.slot_action, self.target, self.max_words, self.blind_answers, used)
         return used
+
+    def decisions(self, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """(rows, 5) int64: (a, b, decision row, type, slot) where ``actions`` are decisions of the
+        table's game, the row -1 elsewhere (``table_decisions``)."""
+        out = np.empty((obs.shape[0], 5), dtype=np.int64)
+        table_decisions(np.ascontiguousarray(obs), np.ascontiguousarray(masks), np.asarray(actions, dtype=np.int64),
+                        self.row_of_code, self.player, self.type_of_value, self.abstract_n, self.target,
+                        self.max_words, out)
+        return out
 
 
 @njit(cache=True)
@@ -201,7 +215,8 @@ def _deferred_blind(o):
 
 @njit(cache=True)
 def _row_of(o, row_of_code, player, abstract_n, max_words, me, falta):
-    """The table row of this decision; -1 where the table does not know the envite. ``me``: 0 mano."""
+    """(the table row of this decision, the chain's last word); row -1 where the table does not know
+    the envite. ``me``: 0 mano."""
     base = abstract_n.size + 2
     code = 1
     opener = -1
@@ -213,17 +228,17 @@ def _row_of(o, row_of_code, player, abstract_n, max_words, me, falta):
             continue
         action = o[HISTORY + 2 * i + 1] - 1
         if FOREIGN_WORDS[action]:
-            return -1
+            return -1, 0
         if not PARES_WORDS[action]:
             continue
         if opener < 0:
             opener = seat1 - 1  # relative seat: 0 me, 1 the rival
         if last == base - 1:  # nothing is said over la falta
-            return -1
+            return -1, 0
         w = abstract_word(0 if action == A.FALTA else action - A.PARES_BASE + 1, last, falta, abstract_n)
         words += 1
         if words > max_words + 1 or (words > max_words and w != base - 1):
-            return -1
+            return -1, 0
         code = base * code + w
         last = w
     if words == 0:
@@ -231,8 +246,67 @@ def _row_of(o, row_of_code, player, abstract_n, max_words, me, falta):
     else:
         row = row_of_code[me if opener == 0 else 1 - me, code]
     if row < 0 or player[row] != me:
-        return -1
-    return row
+        return -1, 0
+    return row, last
+
+
+@njit(cache=True)
+def _decision(o, mask, target):
+    """Which of the table's decisions this observation is: ``AT_OPENING`` (I may mandar, 6.6-6.9),
+    ``AT_ANSWER`` (an envite or a revoque to answer, or a blind envite I deferred), ``AT_BLIND`` (a
+    blind envite to answer, 7.2), or 0 where the table's game is not played (another team size or
+    target, after a blind quiero or la falta a ciegas: Arts. 7 and 12)."""
+    if o[TEAM_SIZE] != 1 or o[TARGET] != target:
+        return 0
+    if o[PARES_BLIND_ACCEPTED] or o[FALTA_SENT_MINE] or o[FALTA_SENT_RIVAL]:
+        return 0
+    answer_pares = o[PHASE + PH_ANSWER] == 1 and o[EX_KIND + 1] == 1 and o[EX_MINE] == 1
+    if answer_pares and o[EX_BLIND] == 1:
+        return AT_BLIND
+    if o[PHASE + PH_PLAY] == 1 and o[PARES_STATE] == 1 and mask[A.PARES_BASE] == 1:
+        return AT_OPENING
+    # a standing answer (7.4: the revoke right of a quiero a ciegas) is not the table's
+    if answer_pares and o[EX_STANDING] == 1 and o[PARES_STATE + 1] == 1:
+        return AT_ANSWER
+    return 0
+
+
+@njit(cache=True)
+def table_decisions(obs, masks, actions, row_of_code, player, type_of_value, abstract_n, target, max_words, out):
+    """Where a player's ``actions`` are decisions of the table's game: ``out[i]`` = (a, b, row, type,
+    slot) of row i (the score as the mano's and the pie's chinas, the table's decision row, the
+    player's type, the slot of the action: at an opening any action but the envite's words and the
+    señas is slot 0, "paso"), ``row`` -1 where they are not (the blind envites and their deferred
+    answers, a seña, the cases the table does not model). What a rival's envite is counted by
+    (``train.cfr.pares_moteno``'s model of a rival)."""
+    for i in range(obs.shape[0]):
+        out[i, :] = -1
+        o = obs[i]
+        at = _decision(o, masks[i], target)
+        act = actions[i]
+        if (at != AT_OPENING and at != AT_ANSWER) or SENAS[act]:
+            continue
+        t = _my_type(o, type_of_value)
+        if t < 0:
+            continue
+        mine, rival = np.int64(o[SCORE]), np.int64(o[SCORE + 1])
+        me = 0 if o[POSITION] == 1 else 1
+        a, b = (mine, rival) if me == 0 else (rival, mine)
+        if a >= target or b >= target or (at == AT_ANSWER and _deferred_blind(o) > 0):
+            continue
+        falta = target - max(a, b)
+        row, last = _row_of(o, row_of_code, player, abstract_n, max_words, me, falta)
+        if row < 0:
+            continue
+        if PARES_WORDS[act]:
+            slot = 1 + abstract_word(0 if act == A.FALTA else act - A.PARES_BASE + 1, last, falta, abstract_n)
+        elif at == AT_OPENING or act == A.QUIERO:
+            slot = 0
+        elif act == A.NO_QUIERO:
+            slot = 1
+        else:
+            continue
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3], out[i, 4] = a, b, row, t, slot
 
 
 @njit(cache=True)
@@ -245,11 +319,9 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
         used[i] = 0
         o = obs[i]
         mask = masks[i]
-        if o[TEAM_SIZE] != 1 or o[TARGET] != target:
+        at = _decision(o, mask, target)
+        if at == 0:
             continue
-        if o[PARES_BLIND_ACCEPTED] or o[FALTA_SENT_MINE] or o[FALTA_SENT_RIVAL]:
-            continue  # Arts. 7 and 12: the blind bets are the base's
-        answer_pares = o[PHASE + PH_ANSWER] == 1 and o[EX_KIND + 1] == 1 and o[EX_MINE] == 1
         p = probs[i]
         senas = 0.0
         for act in range(p.size):
@@ -257,7 +329,7 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
                 senas += p[act]
         rest = 1.0 - senas
         blind_rival = o[RIVAL_LEAVES] >= BLIND_RIVAL_LEAVES
-        if answer_pares and o[EX_BLIND] == 1:
+        if at == AT_BLIND:
             if mask[A.LUEGO] and not blind_rival and o[PARES_STAKE] <= BLIND_MAX_N:  # 7.2: a blind envite is answered after the deal, every answer kept
                 for act in range(p.size):
                     if not SENAS[act]:
@@ -265,11 +337,7 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
                 p[A.LUEGO] = rest
                 used[i] = USED_BLIND
             continue
-        # a standing answer (7.4: the revoke right of a quiero a ciegas) is the base's
-        answering = answer_pares and o[EX_STANDING] == 1 and o[PARES_STATE + 1] == 1
-        opening = o[PHASE + PH_PLAY] == 1 and o[PARES_STATE] == 1 and mask[A.PARES_BASE] == 1
-        if not (opening or answering):
-            continue
+        answering, opening = at == AT_ANSWER, at == AT_OPENING
         t = _my_type(o, type_of_value)
         if t < 0:
             continue
@@ -291,7 +359,7 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
                 p[A.NO_QUIERO] = rest * (1.0 - accept)
                 used[i] = USED_BLIND
                 continue
-        row = _row_of(o, row_of_code, player, abstract_n, max_words, me, target - max(a, b))
+        row, _ = _row_of(o, row_of_code, player, abstract_n, max_words, me, target - max(a, b))
         if row < 0:
             continue
         strat = strategies[a, b, row]

@@ -111,9 +111,11 @@ def twin(o, mask, p, table, sk):
     node = sk.node_of_code[opener, code]
     if node < 0 or sk.player[node] != me:
         return False, p, None
-    strat = table.strategies[a, b, table.row_of_code[opener, code], :, t].astype(np.float64)
+    row = table.row_of_code[opener, code]
+    where = (a, b, row, t, last, falta, opening)  # what table_decisions reads
+    strat = table.strategies[a, b, row, :, t].astype(np.float64)
     if any(strat[s] > 0 and not (opening and s == 0) and not mask[table.slot_action[s]] for s in range(P.NUM_SLOTS)):
-        return False, p, None
+        return False, p, ("guard", where)
     if opening:
         others = [k for k in range(A.NUM_ACTIONS) if mask[k] and k not in SENAS and k not in PARES_WORDS]
         total = sum(p[k] for k in others)
@@ -125,7 +127,7 @@ def twin(o, mask, p, table, sk):
         for s in range(P.NUM_SLOTS):
             new[table.slot_action[s]] = (1 - senas) * strat[s]
     legal = [s for s in range(P.NUM_SLOTS) if P.legal_children(sk, falta)[node, s] >= 0]
-    return True, new, (legal, opening, len(chain))
+    return True, new, (legal, opening, len(chain), where)
 
 
 def _random_play(path, team_size=1, steps=500, seed=0, target=8):
@@ -164,13 +166,58 @@ def test_the_kernel_is_its_twin_and_the_tables_words_are_the_engines(pares_table
             if legal == "blind":
                 used["blind"] += 1
                 continue
-            legal_slots, opening, _ = legal
+            legal_slots, opening, _, _ = legal
             used["opening" if opening else "answer"] += 1
             if opening:  # 6.16: every amount below la falta and la falta itself are the engine's to say
                 engine = [s for s in range(2, P.NUM_SLOTS) if mask[i][table.slot_action[s]]]
                 assert [s for s in legal_slots if s >= 2] == [s for s in engine if s in legal_slots]
                 assert P.SLOT_FALTA in engine and all(s in engine for s in legal_slots if s >= 2)
     assert used["opening"] > 50 and used["answer"] > 50 and used["blind"] > 20
+
+
+def decision_twin(where, action):
+    """table_decisions the long way: (a, b, row, type, slot) of ``action`` at a decision of the
+    table's game (``where``, from the twin), None where it is not one (a seña, another word)."""
+    a, b, row, t, last, falta, opening = where
+    if action in SENAS:
+        return None
+    if action in PARES_WORDS:
+        slot = 1 + word_of(0 if action == A.FALTA else action - A.PARES_BASE + 1, last, falta)
+    elif opening or action == A.QUIERO:
+        slot = 0
+    elif action == A.NO_QUIERO:
+        slot = 1
+    else:
+        return None
+    return (a, b, row, t, slot)
+
+
+def test_the_decisions_a_rivals_play_is_counted_by_are_their_twins(pares_table):
+    """ParesTable.decisions (train.cfr.pares_moteno's model of a rival counts them) for every legal
+    action at the bot's rows under random play: the table's decisions by the twin's reading, -1 at
+    every other row and action."""
+    _, out, _, path = pares_table
+    table, sk = ParesTable(path), out["skeleton"]
+    base = UniformBase()
+    counted = {"opening": 0, "answer": 0}
+    for obs, mask, _, _ in _random_play(path, steps=250):
+        base_p = base.action_probs(obs, mask)
+        for i in range(obs.shape[0]):
+            applies, _, legal = twin(obs[i], mask[i], base_p[i], table, sk)
+            where = None
+            if applies and legal != "blind":
+                where = legal[3]
+            elif legal is not None and legal[0] == "guard":
+                where = legal[1]
+            actions = np.flatnonzero(mask[i])
+            got = table.decisions(np.repeat(obs[i : i + 1], actions.size, axis=0),
+                                  np.repeat(mask[i : i + 1], actions.size, axis=0), actions)
+            for action, row in zip(actions, got, strict=True):
+                expected = None if where is None else decision_twin(where, int(action))
+                assert (tuple(int(x) for x in row) if row[2] >= 0 else None) == expected, (i, action)
+                if expected is not None:
+                    counted["opening" if where[6] else "answer"] += 1
+    assert counted["opening"] > 100 and counted["answer"] > 100
 
 
 def test_amounts_outside_the_abstraction_are_read_as_the_nearest_above_the_chain():

@@ -218,3 +218,102 @@ def test_the_command_writes_the_table_and_its_summary(tmp_path):
     assert len(summary["load_average_before"]) == 3
     with pytest.raises(FileExistsError, match="--overwrite"):  # nothing written is lost
         P.run(cfg)
+
+
+# -- a rival's model and the restricted Nash response to it ---------------------------------------
+def _points(T):
+    points = np.zeros((T + 1, T + 1))
+    points[1, 0] = points[0, 1] = 0.3
+    points[2, 0] = points[0, 2] = 0.2
+    return points
+
+
+def test_the_model_of_a_rival_is_his_counted_frequencies_where_he_was_seen_enough(sk):
+    T = 8
+    game = P.score_game(sk, P.pares_prior(), P.showdown_beats(), P.envido_payoffs(np.full((T, T), 0.5), _points(T),
+                                                                                  0, 4, T), 0, 4, T)
+    decision, _ = P.decision_rows(sk)
+    row = {int(n): r for r, n in enumerate(decision)}
+    counts = np.zeros((decision.size, P.NUM_SLOTS, P.NUM_TYPES))
+    answer = _node(sk, 0, _word(1))  # the pie answers un par
+    counts[row[answer], P.QUIERO, 5] = 30
+    counts[row[answer], P.NO_QUIERO, 5] = 10
+    counts[row[answer], P.QUIERO, 6] = 3  # seen too seldom: free
+    opening = _node(sk, 0)  # the mano's opening: not the pie's node
+    counts[row[opening], P.PASO, 5] = 50
+    pie_opening = sk.child[opening, P.PASO]
+    counts[row[pie_opening], 2 + int(np.flatnonzero(P.ABSTRACT_N == 3)[0]), 7] = 40  # tres pares: la falta at 4
+    model = P.model_strategy(counts, game, decision, 1, min_count=20)
+    np.testing.assert_allclose(model[answer, :, 5], [0.75, 0.25] + [0.0] * (P.NUM_SLOTS - 2))
+    assert np.isnan(model[answer, :, 6]).all() and np.isnan(model[opening]).all()
+    # 6.16, 6.17: six chinas at a falta of four are la falta
+    assert model[pie_opening, P.SLOT_FALTA, 7] == 1.0 and np.nansum(model[pie_opening, :, 7]) == 1.0
+
+
+def test_the_restricted_nash_response_is_the_equilibrium_at_share_0_and_takes_a_folder_at_share_1(pares_table):
+    """Against a rival who refuses every envite (his model at every answer), the bot's best response
+    (share 1) is to send with every hand: each envite takes una de miedo. At share 0 the model is
+    ignored: the equilibrium again, whose mano does not send with every hand."""
+    cfg, out, points, _ = pares_table
+    sk = out["skeleton"]
+    decision, _ = P.decision_rows(sk)
+    folder = np.zeros((decision.size, P.NUM_SLOTS, P.NUM_TYPES))
+    folder[sk.kind[decision] == P.K_ANSWER, P.NO_QUIERO] = 100
+    folder[sk.kind[decision] == P.K_OPEN, P.PASO] = 100
+    import dataclasses
+
+    quick = dataclasses.replace(cfg, iterations=150)
+    for share in (0.0, 1.0):
+        got = P.solve_juego(dataclasses.replace(quick, rival_share=share), points, model=folder)
+        sends = 1.0 - got["strategies"][0, 0, 0, P.PASO]  # the mano's opening (row 0), by type
+        if share == 1.0:
+            assert sends.min() > 0.97
+            assert got["V"][0, 0] > out["V"][0, 0] + 0.05  # it beats the folder by more than the equilibrium
+            assert got["worst"][0, 0] < got["V"][0, 0]  # and a free rival could punish it
+        else:
+            assert sends.min() < 0.5
+            np.testing.assert_allclose(got["V"][0, 0], out["V"][0, 0], atol=2e-2)
+            assert got["worst"][0, 0] == pytest.approx(got["V"][0, 0], abs=2e-2)
+
+
+def test_a_rivals_envite_is_counted_at_the_tables_rows():
+    """count_rival_pares: style_folder refuses every envite it meets and never sends one; random (whose
+    openings are counted) sends at some and passes at others."""
+    from agents.registry import load_policy
+
+    T = 8
+    sk = P.build_skeleton(3)
+    decision, _ = P.decision_rows(sk)
+    kinds = sk.kind[decision]
+    folder = P.count_rival_pares(load_policy("random", seed=1, tradition="moteno"),
+                                 load_policy("style_folder", seed=2, tradition="moteno"), 1500, target=T, seed=3)
+    answers = folder[kinds == P.K_ANSWER]
+    assert answers.sum() > 50 and answers[:, P.NO_QUIERO].sum() == answers.sum()
+    assert folder[kinds == P.K_OPEN][:, 2:].sum() == 0 and folder[kinds == P.K_OPEN].sum() > 50  # random bets blind most manos
+    rand = P.count_rival_pares(load_policy("style_folder", seed=1, tradition="moteno"),
+                               load_policy("random", seed=2, tradition="moteno"), 1500, target=T, seed=3)
+    openings = rand[kinds == P.K_OPEN]
+    assert openings[:, P.PASO].sum() > 0 and openings[:, 2:].sum() > 0
+    assert (rand[sk.player[decision] == -1].sum() == 0) and rand.shape == (decision.size, P.NUM_SLOTS, P.NUM_TYPES)
+
+
+def test_the_command_solves_the_response_to_a_rival_and_says_what_it_gives_up(tmp_path):
+    """``--rival``: the points and the model from the match against him, the table the bot plays
+    (agents.pares_table reads it), and the summary with the model's coverage and the bot's chances
+    against the rival's model and against a best answer."""
+    import json
+
+    from agents.pares_table import ParesTable
+
+    cfg = P.ParesSolveConfig(points_of="random", rival="style_folder", rival_share=0.8, manos=1000, rival_manos=1000,
+                             rival_min_count=5, target=4, iterations=20, out=tmp_path / "t.npz",
+                             summary=tmp_path / "s.json")
+    P.run(cfg)
+    assert ParesTable(cfg.out).target == 4
+    rival = json.loads(cfg.summary.read_text())["rival"]
+    assert rival["name"] == "style_folder" and rival["share"] == 0.8 and rival["decisions_counted"] > 0
+    first = rival["first_mano"]
+    assert first["bot_mano_against_a_best_answer"] <= first["bot_mano"] + 1e-6
+    with pytest.raises(ValueError, match="rival_share must be in"):
+        P.run(P.ParesSolveConfig(rival="style_folder", rival_share=1.5, out=tmp_path / "u.npz",
+                                 summary=tmp_path / "u.json"))

@@ -423,9 +423,10 @@ def measure_mano_points(policy, manos: int, target: int = 30, seed: int = 0, num
 
 def _keep_bot_rows(table: np.ndarray, policy: np.ndarray, decision: np.ndarray, mano_rows: np.ndarray, m: int) -> None:
     """Into one score's ``table`` [rows, slots, types], the bot's rows of the game where it sits at
-    ``m`` (0 mano: the mano's rows; 1 pie: the pie's), its own types only (a rival's are doubled)."""
+    ``m`` (0 mano: the mano's rows; 1 pie: the pie's), its own types only (the table's: a rival's
+    are doubled). Shared with ``train.cfr.pares_moteno``."""
     rows = mano_rows if m == 0 else ~mano_rows
-    table[rows] = policy[decision][rows][..., :NUM_TYPES]
+    table[rows] = policy[decision][rows][..., : table.shape[-1]]
 
 
 def _node_rows(sk: Skeleton, decision: np.ndarray) -> np.ndarray:

@@ -37,6 +37,17 @@ chose blind, so his pares are any hand's, and the answer with the cards seen is 
 (``blind_answers``: quiero or no quiero by the bot's pares, seat and score). The bot answers a
 blind envite "luego te lo digo" (7.2), keeping every answer for after the deal.
 
+**Against a rival's model** (``--rival``): a bot's envite is counted from its play against
+``points_of`` (``count_rival_pares``: at each of the table's decision rows, by his type, pooled over
+the scores), and each score is solved as the restricted Nash response to that model (Johanson,
+Zinkevich and Bowling 2007; ``train.cfr.public_tree.restricted_nash_response``): the rival plays his
+model with chance ``rival_share`` and freely otherwise, so the table exploits the model as far as a
+free rival's best answer allows. Where a type was seen fewer than ``rival_min_count`` times the
+rival is free (the data-biased response's caution, Johanson and Bowling 2009, as a threshold). The
+points of the rest of the mano are measured in the same match, by who is mano; the summary says how
+much of the rival's play the model covers and the bot's chance in the first mano against the model
+and against a best answer.
+
 **What it does not model** (the table's bot leaves these to its base policy; docs/league.md and
 docs/rules/moteno.md): its own blind bets, a revoque of a blind envite, la falta a ciegas (Art. 12), the flores,
 2 or 3 contra (the pares of partners), stakes between the abstraction's (a rival's ``envío N
@@ -51,6 +62,7 @@ N of ``ABSTRACT_N`` and la falta (``SLOT_FALTA``). A chain of words is coded ``c
 of that side; opener 0 the mano).
 
     python -m train.cfr.pares_moteno --points-of ppo_network --out agents/checkpoints/pares_moteno_1v1.npz
+    python -m train.cfr.pares_moteno --rival heuristic_bluffer --rival-share 0.5 --out <table> --summary <json>
 """
 
 from __future__ import annotations
@@ -64,8 +76,21 @@ import numpy as np
 from numba import njit
 
 from train import config
-from train.cfr.envido_argentino import _points_summary, envido_payoffs, measure_mano_points
-from train.cfr.public_tree import PublicTreeGame, PublicTreeSolver, exploitability, profile_value
+from train.cfr.envido_argentino import (
+    _keep_bot_rows,
+    _node_rows,
+    _points_summary,
+    envido_payoffs,
+    measure_mano_points,
+)
+from train.cfr.public_tree import (
+    PublicTreeGame,
+    PublicTreeSolver,
+    best_response_value,
+    exploitability,
+    profile_value,
+    restricted_nash_response,
+)
 from truque_env.io import check_new_output, write_json_atomic, write_npz_atomic
 from truque_env.traditions.moteno.rules import flor_value_nb, is_reservada_nb, pares_value_nb
 
@@ -252,6 +277,71 @@ def blind_answers(U: np.ndarray, prior: np.ndarray, beats: np.ndarray, a: int, b
     return out
 
 
+def decision_rows(sk: Skeleton) -> tuple[np.ndarray, np.ndarray]:
+    """The skeleton's decision nodes (the table's rows, in order) and ``row_of_code`` (the row
+    answering each chain, -1 where there is none: ``agents.pares_table``'s format)."""
+    decision = np.flatnonzero(sk.player >= 0)
+    node_row = _node_rows(sk, decision)
+    return decision, np.where(sk.node_of_code >= 0, node_row[np.maximum(sk.node_of_code, 0)], -1)
+
+
+def count_rival_pares(policy, rival, manos: int, target: int = 30, max_words: int = 3, seed: int = 0,
+                      num_envs: int = 512) -> np.ndarray:
+    """counts[row, slot, type]: how often ``rival``, playing 1 contra 1 against ``policy`` for
+    ``manos`` manos, chose each slot at each of the table's decision rows with each valor de pares
+    (``agents.pares_table.table_decisions``: his openings and his answers to envites that are not
+    blind), pooled over the scores."""
+    from agents.pares_table import table_decisions
+    from truque_env.policy import act_batch
+    from truque_env.vector import VectorEnv
+
+    sk = build_skeleton(max_words)
+    decision, row_of_code = decision_rows(sk)
+    player = sk.player[decision]
+    env = VectorEnv(num_envs, tradition="moteno", team_size=1, target=target, episode="juego", seed=seed)
+    env.reset(seed=seed)
+    L, step = env.spec.layout, env.spec.batch.step_unchecked_tables
+    counts = np.zeros((decision.size, NUM_SLOTS, NUM_TYPES))
+    out = np.empty((num_envs, 5), dtype=np.int64)
+    seen = 0
+    while seen < manos:
+        actions = np.empty(env.num_envs, dtype=np.int64)
+        for who, side in ((0, policy), (1, rival)):
+            rows = np.flatnonzero(env.team == who)
+            if rows.size:
+                actions[rows] = act_batch(side, env.obs[rows], env.mask[rows])
+        r = np.flatnonzero(env.team == 1)
+        got = out[: r.size]
+        table_decisions(env.obs[r], env.mask[r], actions[r], row_of_code, player, TYPE_OF_VALUE, ABSTRACT_N, target,
+                        max_words, got)
+        ok = got[:, 2] >= 0
+        np.add.at(counts, (got[ok, 2], got[ok, 4], got[ok, 3]), 1.0)
+        after = env.states.copy()
+        step(after, actions)  # the manos that end here, before the env deals the next
+        seen += int((after[:, L.PHASE] == L.PH_DONE).sum())
+        env.step(actions)
+    return counts
+
+
+def model_strategy(counts: np.ndarray, game: PublicTreeGame, decision: np.ndarray, who: int,
+                   min_count: int) -> np.ndarray:
+    """[nodes, slots, types]: the modelled play of player ``who`` in ``game`` (one score's): at his
+    nodes, each type's frequencies in ``counts`` over the slots legal at this score, where he was
+    seen at least ``min_count`` times; NaN elsewhere (free there). An amount counted at another
+    score whose stake here reaches la falta is la falta here (6.16, as the engine reads it)."""
+    legal = game.child[decision] >= 0  # (rows, slots)
+    c = counts.copy()
+    over = ~legal[:, 2:SLOT_FALTA] & legal[:, SLOT_FALTA : SLOT_FALTA + 1]
+    c[:, SLOT_FALTA] += (c[:, 2:SLOT_FALTA] * over[:, :, None]).sum(axis=1)
+    c *= legal[:, :, None]
+    total = c.sum(axis=1)  # (rows, types)
+    known = (total >= max(min_count, 1)) & (game.player[decision] == who)[:, None]
+    freq = c / np.where(total > 0, total, 1.0)[:, None, :]
+    out = np.full((game.player.size, NUM_SLOTS, NUM_TYPES), np.nan)
+    out[decision] = np.where(known[:, None, :], freq, np.nan)
+    return out
+
+
 @dataclass
 class ParesSolveConfig:
     """The envite de pares of Truque Moteño solved at every score; the table a bot plays from."""
@@ -268,64 +358,107 @@ class ParesSolveConfig:
     tremble: float = 1e-3
     """ε of the off-path answers (train.cfr.public_tree)"""
     seed: int = 0
+    rival: str | None = None
+    """a bot whose envite is modelled from its play (registry name or checkpoint): the table is then
+    the restricted Nash response to it (``rival_share``), not the equilibrium"""
+    rival_share: float = 0.5
+    """with a rival: the chance that he plays his model (``count_rival_pares``), the rest of the time
+    freely (a best responder to the table); 0 is the equilibrium, 1 the best response to the model"""
+    rival_manos: int = 200_000
+    """manos of the rival's play against ``points_of`` that his model is counted from"""
+    rival_min_count: int = 30
+    """decisions of a type at a node below which the model leaves the rival free there (data-biased:
+    an unseen or rare decision is not guessed)"""
     out: Path = Path("agents/checkpoints/pares_moteno_1v1.npz")
     summary: Path = Path("benchmarks/results/pares_moteno_1v1.json")
     overwrite: bool = False
     """replace the table and the summary (without it, existing files are refused)"""
 
 
-def solve_juego(cfg: ParesSolveConfig, Q: np.ndarray, progress=None) -> dict:
+def solve_juego(cfg: ParesSolveConfig, Q: np.ndarray, progress=None, model: np.ndarray | None = None) -> dict:
     """Every score's envite, from the scores nearest the target back to 0 to 0. Returns the
     strategies [a, b, decision row, slot, type], ``V[a, b]`` (the mano's chance at a to b), each
     score's exploitability (in the juego's chance) and the answers to a blind envite
-    (``blind_answers``, [a, b, seat, N - 1, type])."""
+    (``blind_answers``, [a, b, seat, N - 1, type]).
+
+    With a rival's ``model`` (``count_rival_pares``' counts) each score is two games, the bot mano
+    and the rival mano, each the restricted Nash response to the model (``cfg.rival_share``,
+    ``model_strategy``; the rest of the juego valued by the game with the roles swapped), and the
+    table keeps the bot's rows of each (as ``train.cfr.envido_argentino`` does against a rival).
+    ``V`` is then the bot's chance as mano, ``V_pie[a, b]`` its chance as pie, and ``worst``/
+    ``worst_pie`` its chances against a free rival's best answer: what the response gives up."""
     T = cfg.target
     sk = build_skeleton(cfg.max_words)
     prior, beats = pares_prior(), showdown_beats()
     Q = np.asarray(Q, dtype=np.float64)
-    if Q.shape != (T + 1, T + 1) or abs(Q.sum() - 1.0) > 1e-9 or Q[0, 0] != 0.0:
-        raise ValueError(f"Q must be a ({T + 1}, {T + 1}) distribution of points with Q[0, 0] = 0")
-    decision = np.flatnonzero(sk.player >= 0)
+    pair = Q if Q.ndim == 3 else Q[None]  # with a rival: Q[m] the points of the game m (the bot mano at 0)
+    if pair.shape[1:] != (T + 1, T + 1) or pair.shape[0] not in ((1, 2) if model is not None else (1,)) \
+            or (abs(pair.sum(axis=(1, 2)) - 1.0) > 1e-9).any() or (pair[:, 0, 0] != 0.0).any():
+        raise ValueError(f"Q must be a ({T + 1}, {T + 1}) distribution of points with Q[0, 0] = 0 (with a rival's "
+                         "model, or two of them: the bot mano, the rival mano)")
+    decision, _ = decision_rows(sk)
+    mano_rows = sk.player[decision] == 0
+    games = 1 if model is None else 2  # m: 0 the bot is mano, 1 the rival is
     strategies = np.zeros((T, T, decision.size, NUM_SLOTS, NUM_TYPES), dtype=np.float32)
     blind = np.zeros((T, T, 2, 15, NUM_TYPES), dtype=np.float32)
-    V = np.zeros((T, T))
-    expl = np.zeros((T, T))
+    V, expl, worst = np.zeros((games, T, T)), np.zeros((games, T, T)), np.zeros((games, T, T))
     for total in range(2 * T - 2, -1, -1):
         for a in range(max(0, total - T + 1), min(T - 1, total) + 1):
             b = total - a
-            U = envido_payoffs(V, Q, a, b, T)
-            if max(a, b) == T - 1:  # al cantar: no envite (8.1)
-                V[a, b] = U[0, 0]
-            else:
-                blind[a, b] = blind_answers(U, prior, beats, a, b, T)
+            for m in range(games):
+                # after this mano the other side is mano: its chance there is V of the other game
+                U = envido_payoffs(V[games - 1 - m], pair[m % pair.shape[0]], a, b, T)
+                if max(a, b) == T - 1:  # al cantar: no envite (8.1)
+                    V[m, a, b] = U[0, 0]
+                    worst[m, a, b] = U[0, 0] if m == 0 else 1.0 - U[0, 0]  # the bot's chance
+                    continue
+                answers = blind_answers(U, prior, beats, a, b, T)
+                if model is None:
+                    blind[a, b] = answers
+                else:  # the bot's seat in this game: the mano when m is 0
+                    blind[a, b, m] = answers[m]
                 game = score_game(sk, prior, beats, U, a, b, T)
-                solver = PublicTreeSolver(game, tremble=cfg.tremble)
+                played = game
+                if model is not None:  # the rival is player 1 when the bot is mano (m 0), else player 0
+                    played = restricted_nash_response(
+                        game, 1 - m, cfg.rival_share, model_strategy(model, game, decision, 1 - m, cfg.rival_min_count))
+                solver = PublicTreeSolver(played, tremble=cfg.tremble)
                 solver.run(cfg.iterations)
                 policy = solver.average_policy()
-                strategies[a, b] = policy[decision][..., :NUM_TYPES]
-                V[a, b] = profile_value(game, policy)
-                expl[a, b] = exploitability(game, policy)
+                if model is None:
+                    strategies[a, b] = policy[decision][..., :NUM_TYPES]
+                else:
+                    _keep_bot_rows(strategies[a, b], policy, decision, mano_rows, m)
+                    bot = np.where((game.player == m)[:, None, None], policy[:, :, :NUM_TYPES], 0.0)
+                    br = best_response_value(game, bot, 1 - m)
+                    worst[m, a, b] = -br if m == 0 else 1.0 - br  # player 1's payoff is minus the mano's chance
+                V[m, a, b] = profile_value(played, policy)
+                expl[m, a, b] = exploitability(played, policy)
             if progress is not None:
                 progress()
-    node_row = np.full(sk.player.size, -1, dtype=np.int64)
-    node_row[decision] = np.arange(decision.size)
-    return {"strategies": strategies, "V": V, "exploitability": expl, "skeleton": sk, "node_row": node_row,
-            "decision": decision, "blind_answers": blind}
+    node_row = _node_rows(sk, decision)
+    out = {"strategies": strategies, "V": V[0], "exploitability": expl.max(axis=0), "skeleton": sk,
+           "node_row": node_row, "decision": decision, "blind_answers": blind}
+    if model is not None:
+        out["V_pie"] = 1.0 - V[1]
+        out["worst"], out["worst_pie"] = worst[0], worst[1]
+    return out
 
 
 def table_arrays(cfg: ParesSolveConfig, solved: dict, Q: np.ndarray) -> dict:
     """The table as ``agents.pares_table`` reads it (plain arrays; the format in its docstring)."""
     sk = solved["skeleton"]
-    decision = solved["decision"]
+    decision, row_of_code = decision_rows(sk)
     return {
         "format": np.array(TABLE_FORMAT), "version": np.array(TABLE_VERSION),
         "target": np.array(cfg.target), "max_words": np.array(cfg.max_words), "team_size": np.array(1),
         "abstract_n": ABSTRACT_N, "pares_values": PARES_VALUES,
         "strategies": solved["strategies"].astype(np.float16),
         "blind_answers": solved["blind_answers"].astype(np.float16),
-        "row_of_code": np.where(sk.node_of_code >= 0, solved["node_row"][np.maximum(sk.node_of_code, 0)], -1),
+        "row_of_code": row_of_code,
         "player": sk.player[decision], "kind": sk.kind[decision],
-        "V": solved["V"].astype(np.float32), "Q": Q.astype(np.float32),
+        "V": solved["V"].astype(np.float32), "Q": np.asarray(Q, dtype=np.float32),
+        "rival": np.array(cfg.rival or ""), "rival_share": np.array(cfg.rival_share if cfg.rival else 0.0),
     }
 
 
@@ -336,12 +469,19 @@ def run(cfg: ParesSolveConfig) -> dict:
     if cfg.manos < 1000 or cfg.iterations < 1 or cfg.target < 3 or cfg.max_words < 1:
         raise ValueError(f"manos must be >= 1000, iterations >= 1, target >= 3 and max_words >= 1 (got {cfg.manos}, "
                          f"{cfg.iterations}, {cfg.target}, {cfg.max_words})")
+    if not 0.0 <= cfg.rival_share <= 1.0 or cfg.rival_manos < 1000 or cfg.rival_min_count < 1:
+        raise ValueError(f"rival_share must be in [0, 1], rival_manos >= 1000 and rival_min_count >= 1 (got "
+                         f"{cfg.rival_share}, {cfg.rival_manos}, {cfg.rival_min_count})")
     check_new_output(cfg.out, cfg.overwrite)
     check_new_output(cfg.summary, cfg.overwrite)
     load_before = os.getloadavg()
     t0 = time.perf_counter()
-    Q = measure_mano_points(load_policy(cfg.points_of, seed=cfg.seed, tradition="moteno"), cfg.manos, cfg.target,
-                            cfg.seed, tradition="moteno")
+    points = load_policy(cfg.points_of, seed=cfg.seed, tradition="moteno")
+    rival = None if cfg.rival is None else load_policy(cfg.rival, seed=cfg.seed + 1, tradition="moteno")
+    # with a rival: the points of the rest of the mano in the match against him, by who is mano
+    Q = measure_mano_points(points, cfg.manos, cfg.target, cfg.seed, tradition="moteno", rival=rival)
+    model = None if rival is None else count_rival_pares(points, rival, cfg.rival_manos, cfg.target, cfg.max_words,
+                                                         cfg.seed)
     t1 = time.perf_counter()
     with Progress("pares solved at every score", total=cfg.target * cfg.target, transient=True) as bar:
         done = [0]
@@ -350,7 +490,7 @@ def run(cfg: ParesSolveConfig) -> dict:
             done[0] += 1
             bar.update(done[0])
 
-        solved = solve_juego(cfg, Q, progress=tick)
+        solved = solve_juego(cfg, Q, progress=tick, model=model)
     t2 = time.perf_counter()
     write_npz_atomic(cfg.out, table_arrays(cfg, solved, Q), compressed=True)
     expl = solved["exploitability"]
@@ -358,10 +498,11 @@ def run(cfg: ParesSolveConfig) -> dict:
         "description": "the envite de pares of Truque Moteño 1 contra 1 solved by CFR+ at every score "
                        "(train.cfr.pares_moteno)",
         "table": str(cfg.out),
-        "mano_points": {"manos": cfg.manos, **_points_summary(Q, cfg.target)},
+        "mano_points": {"manos": cfg.manos, **_points_summary(Q if rival is None else Q[0], cfg.target)},
         "juego_chance_of_the_first_mano": float(solved["V"][0, 0]),
         "exploitability": {"max": float(expl.max()), "mean": float(expl.mean()),
                            "unit": "the juego's winning chance: what a best responder to the table gains at one score"},
+        **({} if rival is None else {"rival": _rival_summary(cfg, model, solved, Q)}),
         "minutes": {"measure": (t1 - t0) / 60, "solve": (t2 - t1) / 60},
         "load_average_before": list(load_before), "load_average_after": list(os.getloadavg()),
         "config": config.to_dict(cfg),
@@ -370,6 +511,17 @@ def run(cfg: ParesSolveConfig) -> dict:
     print(f"wrote {cfg.out} and {cfg.summary}: exploitability at most {expl.max():.2e} of a juego, "
           f"the mano's chance in the first mano {solved['V'][0, 0]:.3f}")
     return summary
+
+
+def _rival_summary(cfg: ParesSolveConfig, model: np.ndarray, solved: dict, Q: np.ndarray) -> dict:
+    counted = model.sum(axis=1)  # (rows, types)
+    return {"name": cfg.rival, "share": cfg.rival_share, "manos": cfg.rival_manos, "min_count": cfg.rival_min_count,
+            "decisions_counted": float(counted.sum()),
+            "decisions_at_modelled_nodes": float(counted[counted >= cfg.rival_min_count].sum() / max(counted.sum(), 1)),
+            "mano_points_rival_mano": _points_summary(Q[1], cfg.target),
+            "first_mano": {"bot_mano": float(solved["V"][0, 0]), "bot_pie": float(solved["V_pie"][0, 0]),
+                           "bot_mano_against_a_best_answer": float(solved["worst"][0, 0]),
+                           "bot_pie_against_a_best_answer": float(solved["worst_pie"][0, 0])}}
 
 
 def main(argv=None) -> dict:
