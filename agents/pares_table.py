@@ -251,6 +251,15 @@ def _row_of(o, row_of_code, player, abstract_n, max_words, me, falta):
 
 
 @njit(cache=True)
+def _seat_and_score(o):
+    """(my seat: 0 the mano, 1 the pie; the mano's chinas; the pie's)."""
+    mine, rival = np.int64(o[SCORE]), np.int64(o[SCORE + 1])
+    if o[POSITION] == 1:
+        return 0, mine, rival
+    return 1, rival, mine
+
+
+@njit(cache=True)
 def _decision(o, mask, target):
     """Which of the table's decisions this observation is: ``AT_OPENING`` (I may mandar, 6.6-6.9),
     ``AT_ANSWER`` (an envite or a revoque to answer, or a blind envite I deferred), ``AT_BLIND`` (a
@@ -289,9 +298,7 @@ def table_decisions(obs, masks, actions, row_of_code, player, type_of_value, abs
         t = _my_type(o, type_of_value)
         if t < 0:
             continue
-        mine, rival = np.int64(o[SCORE]), np.int64(o[SCORE + 1])
-        me = 0 if o[POSITION] == 1 else 1
-        a, b = (mine, rival) if me == 0 else (rival, mine)
+        me, a, b = _seat_and_score(o)
         if a >= target or b >= target or (at == AT_ANSWER and _deferred_blind(o) > 0):
             continue
         falta = target - max(a, b)
@@ -341,9 +348,7 @@ def mix_probs(obs, masks, probs, strategies, row_of_code, player, type_of_value,
         t = _my_type(o, type_of_value)
         if t < 0:
             continue
-        mine, rival = np.int64(o[SCORE]), np.int64(o[SCORE + 1])
-        me = 0 if o[POSITION] == 1 else 1
-        a, b = (mine, rival) if me == 0 else (rival, mine)
+        me, a, b = _seat_and_score(o)
         if a >= target or b >= target:
             continue
         if answering and not blind_rival:

@@ -113,11 +113,14 @@ def test_the_envido_table_setting_is_checked(tmp_path, envido_table_path):
         _tiny(tmp_path, bad).validate()
 
 
-def test_a_run_with_the_table_trains_evaluates_as_plus_envido_and_is_reproducible(tmp_path, envido_table_path):
+@pytest.mark.parametrize("tradition", ["argentino", "moteno"])
+def test_a_run_with_the_table_trains_evaluates_with_it_and_is_reproducible(tmp_path, request, tradition):
+    """Two sizes (the table at 1 contra 1), the evaluations played with the table, the same seed the
+    same weights."""
     runs = []
     for name in ("a", "b"):
-        cfg = _tiny(tmp_path / name, envido_table_path, team_sizes=(1, 2), eval_every=2, eval_juegos=4,
-                    eval_opponents=("random",), league=True, bot_opponents=("heuristic",))
+        cfg = _tiny_of(tradition, request, tmp_path / name, team_sizes=(1, 2), eval_every=2, eval_juegos=4,
+                       eval_opponents=("random",), league=True, bot_opponents=("heuristic",))
         run = train(cfg)
         assert run.update == 2
         runs.append(load_checkpoint(tmp_path / name / "checkpoint.pt", cfg)["model"])
@@ -126,26 +129,31 @@ def test_a_run_with_the_table_trains_evaluates_as_plus_envido_and_is_reproducibl
         assert torch.equal(runs[0][k], runs[1][k]), k
 
 
-def test_a_checkpoint_trained_with_the_table_is_played_with_it(tmp_path, envido_table_path):
+@pytest.mark.parametrize("tradition", ["argentino", "moteno"])
+def test_a_checkpoint_trained_with_the_table_is_played_with_it(tmp_path, request, tradition):
     """agents.registry: the exported policy of such a run loads with its table (as it was trained);
     its table gone, loading it is a clear error, never the network alone or another table."""
     import shutil
 
     from agents.envido_table import EnvidoTablePolicy
+    from agents.pares_table import ParesTablePolicy
     from agents.ppo_policy import PPOPolicy
     from agents.registry import load_policy
     from train.ppo.loop import export_policy
 
+    setting, path, *_ = TABLES[tradition]
     table = tmp_path / "table.npz"
-    shutil.copy(envido_table_path, table)
-    train(_tiny(tmp_path / "run", table, total_decisions=32 * 24))
+    shutil.copy(path(request), table)
+    train(_tiny_of(tradition, request, tmp_path / "run", total_decisions=32 * 24, **{setting: table}))
     export_policy(tmp_path / "run" / "checkpoint.pt", tmp_path / "policy.pt")
-    bot = load_policy(str(tmp_path / "policy.pt"), tradition="argentino")
-    assert isinstance(bot, EnvidoTablePolicy) and isinstance(bot.base, PPOPolicy)
+    bot = load_policy(str(tmp_path / "policy.pt"), tradition=tradition)
+    assert isinstance(bot, EnvidoTablePolicy if tradition == "argentino" else ParesTablePolicy)
+    assert isinstance(bot.base, PPOPolicy)
     assert bot.table.path == table and bot.name == str(tmp_path / "policy.pt")
     table.unlink()
-    with pytest.raises(ValueError, match="trained with the envido table .*table.npz', which is not there"):
-        load_policy(str(tmp_path / "policy.pt"), tradition="argentino")
+    what = "envido" if tradition == "argentino" else "pares"
+    with pytest.raises(ValueError, match=f"trained with the {what} table .*table.npz', which is not there"):
+        load_policy(str(tmp_path / "policy.pt"), tradition=tradition)
 
 
 def test_the_pares_table_setting_is_checked(tmp_path, request, envido_table_path):
@@ -163,33 +171,3 @@ def test_the_pares_table_setting_is_checked(tmp_path, request, envido_table_path
     with pytest.raises(ValueError, match="envido_table: the solved envido is truco argentino's, not moteno's"):
         _tiny_of("moteno", request, tmp_path, pares_table=None, envido_table=envido_table_path).validate()
     assert _tiny_of("moteno", request, tmp_path).table == ("pares_table", path)
-
-
-def test_a_run_with_the_pares_table_trains_evaluates_as_plus_pares_and_its_policy_plays_with_it(tmp_path, request):
-    """Moteño: the learner at three sizes (the table at 1 contra 1), its evaluations played with the
-    table, the same seed the same weights, and its exported policy loaded with the table it recorded."""
-    import shutil
-
-    from agents.pares_table import ParesTablePolicy
-    from agents.ppo_policy import PPOPolicy
-    from agents.registry import load_policy
-    from train.ppo.loop import export_policy
-
-    table = tmp_path / "pares.npz"
-    shutil.copy(_pares_path(request), table)
-    runs = []
-    for name in ("a", "b"):
-        cfg = _tiny_of("moteno", request, tmp_path / name, pares_table=table, team_sizes=(1, 2), eval_every=2,
-                       eval_juegos=4, eval_opponents=("random",), league=True, bot_opponents=("heuristic",))
-        assert train(cfg).update == 2
-        runs.append(load_checkpoint(tmp_path / name / "checkpoint.pt", cfg)["model"])
-        assert (tmp_path / name / "evals" / "000002_random_1v1.json").exists()
-    for k in runs[0]:
-        assert torch.equal(runs[0][k], runs[1][k]), k
-    export_policy(tmp_path / "a" / "checkpoint.pt", tmp_path / "policy.pt")
-    bot = load_policy(str(tmp_path / "policy.pt"), tradition="moteno")
-    assert isinstance(bot, ParesTablePolicy) and isinstance(bot.base, PPOPolicy)
-    assert bot.table.path == table and bot.name == str(tmp_path / "policy.pt")
-    table.unlink()
-    with pytest.raises(ValueError, match="trained with the pares table .*pares.npz', which is not there"):
-        load_policy(str(tmp_path / "policy.pt"), tradition="moteno")
