@@ -16,14 +16,16 @@ heuristic opening the falta envido with every hand, as the league bots' exploite
 does), ``heuristic_parero`` for Moteño (sending three pares de falso with every hand it would not bet, as
 the 1 contra 1 exploiters of the league bots do), the style bots of
 ``agents.styles`` for every tradition (``style_raiser``, ``style_caller``, ``style_folder``,
-``style_bluffer``), ``ppo`` (the shipped Moteño bot: the network ``agents/checkpoints/ppo_moteno.pt`` for 1,
-2 and 3 contra 3, trained against a league aimed at issue 17's targets, configs/ppo_moteno_league_v5.toml,
-that 1 contra 1 reads the rival's record, ``agents.record_switch``: a rival whose record reads like the
-scripted heuristic family gets a best response to ``heuristic_bluffer``, one who refuses as often but
-accepts less, as the network does, a policy trained against every bot with that record), ``ppo_network``
-(that network alone, the shipped ``ppo`` until the switch; identical to ``ppo`` at 2 and 3 contra 3),
-``ppo_league1`` (the first league bot, shipped before it, ``agents/checkpoints/ppo_moteno_league1.pt``,
-configs/ppo_moteno_league.toml), ``ppo_3v3`` (the bot shipped before both, trained for 3 contra 3,
+``style_bluffer``), ``ppo`` (the shipped Moteño bot: the network ``agents/checkpoints/ppo_moteno_v8.pt`` for
+1, 2 and 3 contra 3, trained against a league aimed at issue 17's targets with its envite de pares 1 contra
+1 played from the solved table, configs/ppo_moteno_league_v8.toml, and played so), ``ppo_network`` (the
+network before it, ``agents/checkpoints/ppo_moteno.pt``, configs/ppo_moteno_league_v5.toml), ``ppo_switch``
+(that network that 1 contra 1 reads the rival's record, ``agents.record_switch``: a rival whose record
+reads like the scripted heuristic family gets a best response to ``heuristic_bluffer``, one who refuses as
+often but accepts less, a policy trained against every bot with that record; ``ppo_switch+pares``, with the
+pares table, was the shipped ``ppo`` before v8),
+``ppo_league1`` (the first league bot, ``agents/checkpoints/ppo_moteno_league1.pt``,
+configs/ppo_moteno_league.toml), ``ppo_3v3`` (the bot shipped before them, trained for 3 contra 3,
 ``agents/checkpoints/ppo_moteno_3v3.pt``), ``cfr`` (the MCCFR average
 policy for 1 contra 1, ``agents/checkpoints/cfr_moteno_1v1.npz``, ``agents.cfr_policy``; ``cfr_threshold`` and
 ``cfr_pure`` play it thresholded at 0.15 and purified). ``<name or path>+envido`` for argentino is that bot
@@ -75,16 +77,19 @@ def _heuristic_without_senas(seed: int):
 
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
-MOTENO_BOT = CHECKPOINTS / "ppo_moteno.pt"  # configs/ppo_moteno_league_v5.toml: 1, 2 and 3 contra 3 (issue 17)
+# configs/ppo_moteno_league_v8.toml: 1, 2 and 3 contra 3, its envite de pares 1 contra 1 from the solved table
+# it was trained with (MOTENO_PARES_TABLE, recorded in the file; issue 17)
+MOTENO_BOT = CHECKPOINTS / "ppo_moteno_v8.pt"
 MOTENO_BOT_SIZES = (1, 2, 3)
+MOTENO_V5_BOT = CHECKPOINTS / "ppo_moteno.pt"  # the one before it (configs/ppo_moteno_league_v5.toml): ppo_network
 MOTENO_LEAGUE1_BOT = CHECKPOINTS / "ppo_moteno_league1.pt"  # the one before it (configs/ppo_moteno_league.toml)
 STRONG_BOT = CHECKPOINTS / "ppo_moteno_3v3.pt"  # the bot shipped before both (docs/training.md): any size
-# ppo: Moteño's network (ppo_network) that 1 contra 1 reads the rival's record (agents.record_switch; docs/league.md,
+# ppo_switch: the v5 network (ppo_network) that 1 contra 1 reads the rival's record (agents.record_switch; docs/league.md,
 # "Reading the rival"), in two layers, the first sign read first:
 # - a rival who, over 3 manos or more, raised 0.5 to 1.6 bets per mano, refused 0.35 to 0.75 and accepted at
 #   least 0.3, and never left a mano, reads like the scripted heuristic family (the heuristic accepts 0.41 per
 #   mano, heuristic_bluffer 0.39; the shipped ppo 0.20, ppo_league1 0.23): the best response to
-#   heuristic_bluffer (warm started from MOTENO_BOT, train.studies.exploiter, 25 min), which wins 94% against it;
+#   heuristic_bluffer (warm started from MOTENO_V5_BOT, train.studies.exploiter, 25 min), which wins 94% against it;
 # - otherwise a rival who raised 0.5 to 1.6, refused at least 0.35 and never left (random leaves half the
 #   manos) gets the policy trained against every bot with that record, ppo among them
 #   (configs/ppo_moteno_reader_1v1.toml, 40 min from the best response).
@@ -188,6 +193,22 @@ def _shipped_ppo_with_envido_table(name: str, path: Path, blind_table: tuple[Pat
     return make
 
 
+def _shipped_ppo_with_its_table(name: str, path: Path, table: Path, **kw):
+    """A shipped PPO bot trained with its envite played from a solved table (``pares_table`` or
+    ``envido_table``, train/ppo/table_envido.py), played with it (``_with_its_table``); ``table`` is
+    the shipped file it must have recorded."""
+    network = _shipped_ppo(name, path, **kw)
+
+    def make(seed: int):
+        policy = network(seed)
+        recorded = policy.pares_table or policy.envido_table
+        if recorded is None or _recorded_table(recorded, name, "solved").resolve() != table.resolve():
+            raise ValueError(f"policy {name!r}: {path} was not trained with the table {table}")
+        return _with_its_table(policy, seed, name)
+
+    return make
+
+
 def _with_its_envido_table(policy, seed: int, name: str, blind_table: tuple[Path, ...] = (),
                            blind_first_manos: int = 0, prior_table: tuple[Path, ...] = (),
                            blind_leaves: int | dict[int, int] = 2):
@@ -285,11 +306,10 @@ def _heuristic_argentino_enviador(seed: int):
 # the bots of each tradition; random plays every tradition (it reads only the mask), and so do the
 # style bots (agents.styles: the mask and the tradition's ACTION_KIND)
 BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
-                   "ppo": _shipped_ppo_with_switch("ppo", MOTENO_BOT, MOTENO_READER_LAYERS,
-                                                   pares_table=MOTENO_PARES_TABLE, team_sizes=MOTENO_BOT_SIZES),
-                   "ppo_switch": _shipped_ppo_with_switch("ppo_switch", MOTENO_BOT, MOTENO_READER_LAYERS,
+                   "ppo": _shipped_ppo_with_its_table("ppo", MOTENO_BOT, MOTENO_PARES_TABLE, team_sizes=MOTENO_BOT_SIZES),
+                   "ppo_switch": _shipped_ppo_with_switch("ppo_switch", MOTENO_V5_BOT, MOTENO_READER_LAYERS,
                                                           team_sizes=MOTENO_BOT_SIZES),
-                   "ppo_network": _shipped_ppo("ppo_network", MOTENO_BOT, team_sizes=MOTENO_BOT_SIZES),
+                   "ppo_network": _shipped_ppo("ppo_network", MOTENO_V5_BOT, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_league1": _shipped_ppo("ppo_league1", MOTENO_LEAGUE1_BOT, team_sizes=MOTENO_BOT_SIZES),
                    "ppo_3v3": _shipped_ppo("ppo_3v3", STRONG_BOT), "cfr": _shipped_cfr("cfr"),
                    "cfr_threshold": _shipped_cfr("cfr_threshold", threshold=0.15),

@@ -57,9 +57,9 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # with the envido played from the solved table (agents/envido_table.py; 2 contra 2 it is ``ppo_league1``).
 SECTIONS = [
     ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
-                   "cfr_pure", "ppo_network", "ppo_switch"]),
-    ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
-    ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3"]),
+                   "cfr_pure", "ppo_network", "ppo_switch", "ppo_switch+pares"]),
+    ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network"]),
+    ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES,
                       "ppo_league1+envido", "ppo_league1"]),
     ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", *ARGENTINO_ENVIDO_STYLES,
@@ -69,7 +69,7 @@ SECTIONS = [
 # same measurement, read when the analysis with the ablation against the heuristic is missing)
 ANALYSED = [("heuristic", "heuristic", "analysis_heuristic_{k}v{k}.json"),
             ("ppo_3v3", "ppo_3v3", "analysis_ppo_{k}v{k}.json"), ("ppo_league1", "ppo_league1", None),
-            ("ppo", "ppo", None)]
+            ("ppo_network", "ppo_network", None), ("ppo", "ppo", None)]
 ANALYSIS_SIZES = (3,)
 # the argentino bots whose falsos and answers the page shows (from their league matches), and the envido
 # bins of train/eval/styles/argentino.py that are strong
@@ -311,17 +311,19 @@ EXPLOITED_AS = {
                                        "ppo before the pares table; measured under the name ppo_reader)",
     "exploiter_ppo_pares_noblind_1v1": "ppo_switch with the first pares table (before its answers to a blind "
                                        "envite; not shipped)",
-    "exploiter_ppo_pares_1v1": "ppo (shipped: the two-layer record switch with the envite de pares from the "
-                               "solved table)",
+    "exploiter_ppo_pares_1v1": "ppo_switch+pares (the two-layer record switch with the envite de pares from the "
+                               "solved table; shipped as ppo before v8)",
+    "exploiter_ppo_moteno_league_v8_1v1": "ppo (shipped: the v8 network, trained around the solved envite de "
+                                          "pares, with that table)",
 }
 
 
 def exploitability_section() -> list[str]:
     lines = ["## Exploitability", "",
              "A PPO exploiter trained against the frozen bot alone (warm-started from it), then duplicate juegos "
-             "against it: how much a best response of that budget wins. `ppo_moteno` is the network of Moteño's `ppo` "
-             "(`ppo_network`; `ppo` switches 1 contra 1 to other networks on the rival's record and plays the "
-             "envite de pares from a solved table), "
+             "against it: how much a best response of that budget wins. `ppo_moteno` is the v5 network "
+             "(`ppo_network`; `ppo_switch` switches 1 contra 1 to other networks on the rival's record, and "
+             "`ppo_switch+pares` plays the envite de pares over it from a solved table), Moteño's `ppo` before v8, "
              "`ppo_argentino_v7+envido` argentino's (the network of the v7 league run, played with the solved "
              "envido table), each trained against a league; `ppo_moteno_league1` and `ppo_argentino` (the first "
              "league bots, each now `ppo_league1`), `ppo_moteno_3v3` and `ppo_argentino_1v1` the bots before them "

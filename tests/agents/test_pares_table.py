@@ -275,13 +275,14 @@ def test_the_registry_plays_a_moteno_bot_with_the_table():
         load_policy("ppo+pares", tradition="argentino")
 
 
-def test_the_shipped_ppo_is_its_switch_with_the_table_1_contra_1_only():
-    """At 2 contra 2 ``ppo`` is ``ppo_switch`` (the network there) action for action; 1 contra 1 the
-    table takes the envite's decisions."""
-    from agents.registry import load_policy
+def test_the_shipped_ppo_is_its_network_with_the_table_1_contra_1_only():
+    """At 2 contra 2 ``ppo`` is its network (trained with the table, configs/ppo_moteno_league_v8.toml)
+    action for action; 1 contra 1 the table takes the envite's decisions."""
+    from agents.ppo_policy import PPOPolicy
+    from agents.registry import MOTENO_BOT, load_policy
 
     for team_size in (2, 1):
-        ppo, switch = load_policy("ppo", seed=0), load_policy("ppo_switch", seed=0)
+        ppo, switch = load_policy("ppo", seed=0), PPOPolicy(MOTENO_BOT, seed=0)
         env = VectorEnv(32, tradition="moteno", team_size=team_size, seed=5)
         env.reset(seed=5)
         rng = np.random.default_rng(1)

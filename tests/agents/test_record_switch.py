@@ -119,16 +119,23 @@ def test_a_bad_switch_is_a_clear_error():
         RecordSwitchPolicy(Constant(1), {1: Constant(2)}, {1: refuses()}, tradition="uruguayo")
 
 
-def test_the_moteno_ppo_reads_its_rival_1_contra_1_only():
-    """The registry's Moteño ``ppo``: the league network (``ppo_network``), and 1 contra 1 two layers of
-    signs read on the rival's record: the scripted heuristic family's (accepting often) gets the best
-    response to heuristic_bluffer, the broader one (ppo's record too) the policy trained against every
-    bot with that record; at 2 and 3 contra 3 the network alone. Over all of it, 1 contra 1, the envite
-    de pares from the solved table (agents.pares_table); ``ppo_switch`` is the switch without it.
-    Against heuristic_bluffer the outer sign shows, never in a juego's first three manos."""
+def test_the_moteno_ppo_switch_reads_its_rival_1_contra_1_only():
+    """The registry's Moteño ``ppo_switch``: the v5 league network (``ppo_network``), and 1 contra 1 two
+    layers of signs read on the rival's record: the scripted heuristic family's (accepting often) gets
+    the best response to heuristic_bluffer, the broader one (ppo's record too) the policy trained against
+    every bot with that record; at 2 and 3 contra 3 the network alone. ``ppo_switch+pares`` (the shipped
+    ``ppo`` before v8) plays the envite de pares over it from the solved table; the shipped ``ppo`` is
+    the v8 network with the table it was trained with, and no switch. Against heuristic_bluffer the
+    outer sign shows, never in a juego's first three manos."""
     from agents.ppo_checkpoint import read_checkpoint
     from agents.ppo_policy import PPOPolicy
-    from agents.registry import MOTENO_BOT, MOTENO_READER_ALT, MOTENO_VS_BLUFFER, load_policy
+    from agents.registry import (
+        MOTENO_BOT,
+        MOTENO_READER_ALT,
+        MOTENO_V5_BOT,
+        MOTENO_VS_BLUFFER,
+        load_policy,
+    )
     from train.eval.duplicate import play_match
 
     for alt in (MOTENO_VS_BLUFFER[1], MOTENO_READER_ALT[1]):
@@ -138,11 +145,13 @@ def test_the_moteno_ppo_reads_its_rival_1_contra_1_only():
 
     shipped = load_policy("ppo", seed=0)
     assert isinstance(shipped, ParesTablePolicy) and shipped.name == "ppo" and shipped.team_sizes == (1, 2, 3)
-    bot = shipped.base
-    assert isinstance(load_policy("ppo_switch", seed=0), RecordSwitchPolicy)
+    assert isinstance(shipped.base, PPOPolicy) and shipped.base.path == MOTENO_BOT
+    before = load_policy("ppo_switch+pares", seed=0)
+    assert isinstance(before, ParesTablePolicy) and isinstance(before.base, RecordSwitchPolicy)
+    bot = load_policy("ppo_switch", seed=0)
     inner = bot.base
-    assert isinstance(bot, RecordSwitchPolicy) and bot.name == "ppo" and set(bot.alts) == {1}
-    assert isinstance(inner, RecordSwitchPolicy) and set(inner.alts) == {1} and inner.base.path == MOTENO_BOT
+    assert isinstance(bot, RecordSwitchPolicy) and bot.name == "ppo_switch" and set(bot.alts) == {1}
+    assert isinstance(inner, RecordSwitchPolicy) and set(inner.alts) == {1} and inner.base.path == MOTENO_V5_BOT
     assert bot.alts[1].path == MOTENO_VS_BLUFFER[1] and inner.alts[1].path == MOTENO_READER_ALT[1]
     # the outer sign is the inner one narrowed: whatever shows it shows the inner one too
     outer_rates, inner_rates = bot.signs[1].rates, inner.signs[1].rates
@@ -151,7 +160,7 @@ def test_the_moteno_ppo_reads_its_rival_1_contra_1_only():
     assert bot.signs[1].min_manos == inner.signs[1].min_manos == 3 and bot.team_sizes == (1, 2, 3)
     assert len({p.gen.initial_seed() for p in (bot.alts[1], inner.alts[1], inner.base)}) == 3  # each its own draws
     plain = load_policy("ppo_network", seed=0)
-    assert isinstance(plain, PPOPolicy) and plain.path == MOTENO_BOT
+    assert isinstance(plain, PPOPolicy) and plain.path == MOTENO_V5_BOT
 
     seen = []
     original = bot.switched

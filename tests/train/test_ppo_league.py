@@ -442,8 +442,8 @@ def test_the_readers_second_policy_config_meets_every_rival_that_shows_the_sign(
 
 def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solved_pares():
     """configs/ppo_moteno_league_v8.toml (issue 17): v5 warm-started from the shipped network instead
-    of a clone, its envite de pares played from the shipped table (pares_table), the shipped ppo, the
-    network, the parero, ppo's exploiter and v6's in its league, the 1 contra 1 tables the most, a
+    of a clone, its envite de pares played from the shipped table (pares_table), the ppo shipped then
+    (ppo_switch+pares), the network, the parero, ppo's exploiter and v6's in its league, the 1 contra 1 tables the most, a
     weaker anchor and a schedule of its own."""
     from agents.pares_table import SHIPPED_TABLE
     from train.ppo.loop import PPOConfig
@@ -459,8 +459,9 @@ def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solve
                   for e in ("pares_moteno", "moteno_league_v6", "moteno_league_v6_piece2")]
     assert all((root / e).is_file() for e in exploiters)
     before, after = changed["bot_opponents"]
-    assert list(after) == [*before, "heuristic_parero", "ppo", "ppo_network", *exploiters]
-    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "heuristic_parero": 0.82, "ppo": 0.55,
+    assert list(after) == [*before, "heuristic_parero", "ppo_switch+pares", "ppo_network", *exploiters]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], "heuristic_parero": 0.82,
+                                                "ppo_switch+pares": 0.55,
                                                 "ppo_network": 0.55, **{e: 0.5 for e in exploiters}}
     assert changed["team_size_tables"][1] == (768, 384, 384) and changed["anchor_coef"] == (0.1, 0.05)
     assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == "runs/ppo_moteno_league_v8"
