@@ -105,25 +105,39 @@ MY_LEAVES = RECORD_MANOS + 1 + LEAVE
 RIVAL_LEAVES = RECORD_MANOS + 1 + REC_KINDS + LEAVE
 
 
+def read_table(path: Path, what: str, article: str, table_format: str, version: int, made_by: str) -> dict:
+    """The arrays of a solved table's file (``what``: "envido table", "pares table"), its format and
+    version checked; a missing or foreign file is a ValueError naming it. Shared with
+    ``agents.pares_table``."""
+    if not path.exists():
+        raise ValueError(f"no {what} at {str(path)!r}")
+    z = read_npz(path, what)
+    if str(z.get("format", "")) != table_format or int(z.get("version", -1)) != version:
+        raise ValueError(f"{path}: not {article} {what} of version {version} ({made_by})")
+    return z
+
+
+def table_strategies(z: dict) -> np.ndarray:
+    """A table's ``strategies`` [.., slot, type] (stored as float16) with each row summed to 1 again,
+    as float32 (rows of zeros stay zero)."""
+    s = np.asarray(z["strategies"], dtype=np.float64)
+    total = s.sum(axis=3, keepdims=True)
+    return np.ascontiguousarray(np.where(total > 0, s / np.where(total > 0, total, 1), 0), dtype=np.float32)
+
+
 class EnvidoTable:
     """The arrays of a table file, checked."""
 
     def __init__(self, path=SHIPPED_TABLE):
         self.path = Path(path)
-        if not self.path.exists():
-            raise ValueError(f"no envido table at {str(path)!r}")
-        z = read_npz(self.path, "envido table")
-        if str(z.get("format", "")) != TABLE_FORMAT or int(z.get("version", -1)) != TABLE_VERSION:
-            raise ValueError(f"{self.path}: not an envido table of version {TABLE_VERSION} (train.cfr.envido_argentino)")
+        z = read_table(self.path, "envido table", "an", TABLE_FORMAT, TABLE_VERSION, "train.cfr.envido_argentino")
         self.target = int(z["target"])
         self.flor, self.falta_match = bool(z["flor"]), bool(z["falta_match"])
         self.max_raises = int(z["max_raises"])
         self.team_size = int(z["team_size"]) if "team_size" in z else 1  # tables before teams: mano a mano
         if self.team_size not in (1, 2, 3):
             raise ValueError(f"{self.path}: a table for {self.team_size} contra {self.team_size}: sizes are 1, 2 and 3")
-        s = np.asarray(z["strategies"], dtype=np.float64)
-        total = s.sum(axis=3, keepdims=True)  # stored as float16: each row summed to 1 again
-        self.strategies = np.ascontiguousarray(np.where(total > 0, s / np.where(total > 0, total, 1), 0), dtype=np.float32)
+        self.strategies = table_strategies(z)
         self.row_of_code = np.ascontiguousarray(z["row_of_code"], dtype=np.int64)
         self.player = np.ascontiguousarray(z["player"], dtype=np.int64)
         self.envido_values = np.ascontiguousarray(z["envido_values"], dtype=np.int64)

@@ -49,8 +49,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from agents.envido_table import act_from_probs, share_the_rest
-from truque_env.io import read_npz
+from agents.envido_table import act_from_probs, read_table, share_the_rest, table_strategies
 from truque_env.traditions.action_kinds import LEAVE
 from truque_env.traditions.moteno import actions as A
 from truque_env.traditions.moteno import observation as O
@@ -102,19 +101,13 @@ class ParesTable:
 
     def __init__(self, path=SHIPPED_TABLE):
         self.path = Path(path)
-        if not self.path.exists():
-            raise ValueError(f"no pares table at {str(path)!r}")
-        z = read_npz(self.path, "pares table")
-        if str(z.get("format", "")) != TABLE_FORMAT or int(z.get("version", -1)) != TABLE_VERSION:
-            raise ValueError(f"{self.path}: not a pares table of version {TABLE_VERSION} (train.cfr.pares_moteno)")
+        z = read_table(self.path, "pares table", "a", TABLE_FORMAT, TABLE_VERSION, "train.cfr.pares_moteno")
         self.target = int(z["target"])
         self.max_words = int(z["max_words"])
         self.team_size = int(z["team_size"])
         if self.team_size != 1:
             raise ValueError(f"{self.path}: a table for {self.team_size} contra {self.team_size}: only 1 contra 1")
-        s = np.asarray(z["strategies"], dtype=np.float64)
-        total = s.sum(axis=3, keepdims=True)  # stored as float16: each row summed to 1 again
-        self.strategies = np.ascontiguousarray(np.where(total > 0, s / np.where(total > 0, total, 1), 0), dtype=np.float32)
+        self.strategies = table_strategies(z)
         self.row_of_code = np.ascontiguousarray(z["row_of_code"], dtype=np.int64)
         self.player = np.ascontiguousarray(z["player"], dtype=np.int64)
         self.abstract_n = np.ascontiguousarray(z["abstract_n"], dtype=np.int64)

@@ -7,6 +7,7 @@ import pytest
 
 from agents.envido_table import SHIPPED_TABLE, EnvidoTable, EnvidoTablePolicy
 from agents.registry import ARGENTINO_BLIND_FIRST_MANOS, load_policy
+from tests.agents import table_helpers
 from tests.conftest import ENVIDO_TABLE_TARGET
 from train.cfr import envido_argentino as E
 from truque_env.io import write_npz_atomic
@@ -21,14 +22,10 @@ SLOT_ACTIONS = [A.QUIERO, A.NO_QUIERO, A.ENVIDO, A.REAL_ENVIDO, A.FALTA_ENVIDO]
 SENAS = range(A.SENA_BASE, A.SENA_BASE + A.NUM_SENAS)
 
 
-class UniformBase:
-    """Every legal action alike (a base with action_probs)."""
+class UniformBase(table_helpers.UniformBase):
+    """Every legal action alike, at the sizes the envido tables play."""
 
     team_sizes = (1, 2)
-
-    def action_probs(self, obs, masks):
-        m = np.asarray(masks, dtype=np.float64)
-        return m / m.sum(axis=1, keepdims=True)
 
 
 @pytest.fixture(scope="module")
@@ -36,14 +33,7 @@ def table_path(envido_table_path):
     return envido_table_path
 
 
-def _part(o, name):
-    lo, hi = O.PARTS[name]
-    return o[lo:hi]
-
-
-def _slice(o, name):
-    lo, shape = O.SLICES[name]
-    return o[lo : lo + int(np.prod(shape))].reshape(shape)
+_part, _slice = table_helpers.readers(O)
 
 
 def twin(o, mask, p, table, sk):

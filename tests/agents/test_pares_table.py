@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from agents.pares_table import ParesTable, ParesTablePolicy, abstract_word
+from tests.agents import table_helpers
 from train.cfr import pares_moteno as P
 from truque_env.policy import nth_legal
 from truque_env.traditions.moteno import actions as A
@@ -23,22 +24,7 @@ FLOR_WORDS = {A.LUEGO, A.FLOR, A.CON_FLOR_QUIERO, A.CON_FLOR_NO_QUIERO, A.DE_LA_
 PARES_WORDS = {*range(A.PARES_BASE, A.PARES_BASE + A.MAX_PARES_N), A.FALTA}
 
 
-class UniformBase:
-    """Every legal action alike (a base with action_probs)."""
-
-    def action_probs(self, obs, masks):
-        m = np.asarray(masks, dtype=np.float64)
-        return m / m.sum(axis=1, keepdims=True)
-
-
-def _part(o, name):
-    lo, hi = O.PARTS[name]
-    return o[lo:hi]
-
-
-def _slice(o, name):
-    lo, shape = O.SLICES[name]
-    return o[lo : lo + int(np.prod(shape))].reshape(shape)
+_part, _slice = table_helpers.readers(O)
 
 
 def word_of(n, last, falta):
@@ -136,7 +122,7 @@ def _random_play(path, team_size=1, steps=500, seed=0, target=8):
     blind round both pass, but in one table of eight: a blind bet takes the table out of the mano."""
     env = VectorEnv(64, tradition="moteno", team_size=team_size, target=target, seed=seed)
     env.reset(seed=seed)
-    pol = ParesTablePolicy(UniformBase(), path, seed=seed)
+    pol = ParesTablePolicy(table_helpers.UniformBase(), path, seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(steps):
         mine = env.seat % 2 == 0
@@ -152,7 +138,7 @@ def _random_play(path, team_size=1, steps=500, seed=0, target=8):
 def test_the_kernel_is_its_twin_and_the_tables_words_are_the_engines(pares_table):
     cfg, out, _, path = pares_table
     table, sk = ParesTable(path), out["skeleton"]
-    base = UniformBase()
+    base = table_helpers.UniformBase()
     used = {"opening": 0, "answer": 0, "blind": 0}
     for obs, mask, probs, _ in _random_play(path):
         base_p = base.action_probs(obs, mask)
@@ -198,7 +184,7 @@ def test_the_decisions_a_rivals_play_is_counted_by_are_their_twins(pares_table):
     every other row and action."""
     _, out, _, path = pares_table
     table, sk = ParesTable(path), out["skeleton"]
-    base = UniformBase()
+    base = table_helpers.UniformBase()
     counted = {"opening": 0, "answer": 0}
     for obs, mask, _, _ in _random_play(path, steps=250):
         base_p = base.action_probs(obs, mask)
@@ -244,11 +230,11 @@ def test_the_base_plays_where_the_table_does_not_know_the_game(pares_table):
     for team_size, target in ((2, 8), (1, 9)):
         env = VectorEnv(32, tradition="moteno", team_size=team_size, target=target, seed=3)
         env.reset(seed=3)
-        pol = ParesTablePolicy(UniformBase(), path)
+        pol = ParesTablePolicy(table_helpers.UniformBase(), path)
         rng = np.random.default_rng(0)
         for _ in range(200):
             probs = pol.action_probs(env.obs, env.mask)
-            np.testing.assert_allclose(probs, UniformBase().action_probs(env.obs, env.mask))
+            np.testing.assert_allclose(probs, table_helpers.UniformBase().action_probs(env.obs, env.mask))
             env.step(nth_legal(env.mask, rng.random(32)))
         assert pol.used == 0
 
