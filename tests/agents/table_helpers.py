@@ -25,3 +25,10 @@ def readers(layout):
         return o[lo : lo + int(np.prod(shape))].reshape(shape)
 
     return part, block
+
+
+def assert_row_is_twins(probs, expected, mask):
+    """A table bot's probabilities at one row: its twin's, nothing on an illegal action, summing to 1."""
+    np.testing.assert_allclose(probs, expected, atol=1e-5)
+    assert abs(probs[mask == 0]).max(initial=0) == 0  # nothing illegal
+    assert abs(probs.sum() - 1.0) <= 1e-5
