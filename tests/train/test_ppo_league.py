@@ -466,3 +466,21 @@ def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solve
     assert changed["team_size_tables"][1] == (768, 384, 384) and changed["anchor_coef"] == (0.1, 0.05)
     assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == "runs/ppo_moteno_league_v8"
     PPOConfig.from_toml(root / "configs" / "ppo_moteno_league_v8.toml").validate()
+
+
+def test_the_ninth_moteno_league_config_is_v8_one_psro_step_further():
+    """configs/ppo_moteno_league_v9.toml (issue 17): v8 warm-started from v8's weights, with v8 (by its
+    file, played with its table) and v8's own exploiter added to its league, each with a target; a
+    shorter schedule, the rest v8's."""
+    cfg, changed = _config_and_changes("ppo_moteno_league_v8", "ppo_moteno_league_v9")
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "total_decisions", "time_limit_minutes",
+                            "run_dir"}
+    root = Path(__file__).resolve().parents[2]
+    v8, exploiter = "agents/checkpoints/ppo_moteno_v8.pt", "agents/checkpoints/exploiter_ppo_moteno_league_v8_1v1.pt"
+    assert cfg["init_from"] == v8 and (root / exploiter).is_file()
+    before, after = changed["bot_opponents"]
+    assert list(after) == [*before, v8, exploiter]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], v8: 0.55, exploiter: 0.5}
+    assert cfg["pares_table"] == "agents/checkpoints/pares_moteno_1v1.npz" and cfg["anchor_coef"] == 0.05
+    assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == "runs/ppo_moteno_league_v9"
+    PPOConfig.from_toml(root / "configs" / "ppo_moteno_league_v9.toml").validate()
