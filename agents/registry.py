@@ -84,7 +84,7 @@ CHECKPOINTS = Path(__file__).parent / "checkpoints"
 MOTENO_BOT = CHECKPOINTS / "ppo_moteno_v9.pt"
 MOTENO_V8_BOT = CHECKPOINTS / "ppo_moteno_v8.pt"  # the one before it (configs/ppo_moteno_league_v8.toml): ppo_v8
 MOTENO_BOT_SIZES = (1, 2, 3)
-MOTENO_V5_BOT = CHECKPOINTS / "ppo_moteno.pt"  # the one before it (configs/ppo_moteno_league_v5.toml): ppo_network
+MOTENO_V5_BOT = CHECKPOINTS / "ppo_moteno.pt"  # the one before v8 (configs/ppo_moteno_league_v5.toml): ppo_network
 MOTENO_LEAGUE1_BOT = CHECKPOINTS / "ppo_moteno_league1.pt"  # the one before it (configs/ppo_moteno_league.toml)
 STRONG_BOT = CHECKPOINTS / "ppo_moteno_3v3.pt"  # the bot shipped before both (docs/training.md): any size
 # ppo_switch: the v5 network (ppo_network) that 1 contra 1 reads the rival's record (agents.record_switch; docs/league.md,
