@@ -49,19 +49,19 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
 # tradition's league bot (issue 17; argentino's plays its envido mano a mano from the solved table);
 # ``ppo_league1`` (each tradition's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
-# Moteño's ``ppo`` is the v9 network with the envite de pares 1 contra 1 from the solved table
-# (agents/pares_table.py), ``ppo_v8`` the bot before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
+# Moteño's ``ppo`` is the v10 network with the envite de pares 1 contra 1 from the solved table
+# (agents/pares_table.py), ``ppo_v9`` and ``ppo_v8`` the bots before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
 # network reading the rival's record 1 contra 1 (agents/record_switch.py), ``ppo_switch+pares`` with the table
 # (the bots appended after ``ppo`` changed are last in their lists, so that the other pairings keep their deals);
 # ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py); ``ppo_league1+envido`` argentino's first league bot
 # with the envido played from the solved table (agents/envido_table.py; 2 contra 2 it is ``ppo_league1``).
 SECTIONS = [
     ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
-                   "cfr_pure", "ppo_network", "ppo_switch", "ppo_switch+pares", "ppo_v8"]),
+                   "cfr_pure", "ppo_network", "ppo_switch", "ppo_switch+pares", "ppo_v8", "ppo_v9"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8"]),
+                   "ppo_v8", "ppo_v9"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8"]),
+                   "ppo_v8", "ppo_v9"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES,
                       "ppo_league1+envido", "ppo_league1"]),
     ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", *ARGENTINO_ENVIDO_STYLES,
@@ -317,8 +317,12 @@ EXPLOITED_AS = {
                                "solved table; shipped as ppo before v8)",
     "exploiter_ppo_moteno_league_v8_1v1": "ppo_v8 (the v8 network, trained around the solved envite de pares, "
                                           "with that table; shipped as ppo before v9)",
-    "exploiter_ppo_moteno_league_v9_1v1": "ppo (shipped: the v9 network, v8 one PSRO step further, with the "
-                                          "pares table)",
+    "exploiter_ppo_moteno_league_v9_1v1": "ppo_v9 (the v9 network, v8 one PSRO step further, with the pares "
+                                          "table; shipped as ppo before v10)",
+    "exploiter_ppo_moteno_league_v10_1v1": "ppo (shipped: the v10 network, v9 one PSRO step further, with the "
+                                           "pares table)",
+    "exploiter_ppo_moteno_league_v10_1v1_105M": "ppo (the same exploiter run continued to v9's exploiter's 105M "
+                                                "decisions, on a slower machine)",
 }
 
 

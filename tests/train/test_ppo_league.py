@@ -484,3 +484,18 @@ def test_the_ninth_moteno_league_config_is_v8_one_psro_step_further():
     assert cfg["pares_table"] == "agents/checkpoints/pares_moteno_1v1.npz" and cfg["anchor_coef"] == 0.05
     assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == "runs/ppo_moteno_league_v9"
     PPOConfig.from_toml(root / "configs" / "ppo_moteno_league_v9.toml").validate()
+
+
+def test_the_tenth_moteno_league_config_is_v9_one_psro_step_further():
+    """configs/ppo_moteno_league_v10.toml (issue 17): v9 warm-started from v9's weights, with v9 (by its
+    file) and v9's own exploiter added to its league, each with a target; the rest v9's."""
+    cfg, changed = _config_and_changes("ppo_moteno_league_v9", "ppo_moteno_league_v10")
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+    root = Path(__file__).resolve().parents[2]
+    v9, exploiter = "agents/checkpoints/ppo_moteno_v9.pt", "agents/checkpoints/exploiter_ppo_moteno_league_v9_1v1.pt"
+    assert cfg["init_from"] == v9 and (root / exploiter).is_file()
+    before, after = changed["bot_opponents"]
+    assert list(after) == [*before, v9, exploiter]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], v9: 0.55, exploiter: 0.5}
+    assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == "runs/ppo_moteno_league_v10"
+    PPOConfig.from_toml(root / "configs" / "ppo_moteno_league_v10.toml").validate()
