@@ -416,10 +416,15 @@ def test_a_fixed_short_run_keeps_its_exact_parameters(tmp_path, fixed_threads):
     # and one numba thread (the sparse layer's weight gradient sums one partial per thread), with the
     # co-tenant watch off: it sets numba's count from the machine's load (truque_env/threads.py),
     # which made the digest depend on what else the machine was doing (re-recorded for that).
+    # And per host: the same commit gives another digest on this session's host (torch dispatches to
+    # AVX-512 there) than on the host the first was recorded on (its instruction set not recorded), so
+    # each host's digest is pinned; a change to the trainer's arithmetic matches neither.
     import hashlib
 
     if torch.__version__ != "2.13.0+cpu":
         pytest.skip(f"parameters recorded with torch 2.13.0+cpu, this is {torch.__version__}")
+    recorded = {"799eee3a398da908d782d50702a8754b0e1f5345db5efd91982dddb699638445": "the first host",
+                "ecd07cf4fa27507f4ba2d13d56bc99eb9786c4726d0f97d661b5d3d0e5114c53": "an AVX-512 host (2026-12-05)"}
     train(_tiny(tmp_path, team_size=2, total_decisions=16 * 8 * 3, snapshot_every=1, seed=5, tensorboard=False,
                 bot_opponents=("random",), p_bot=0.3, p_latest=0.3))
     model = _params(tmp_path / "checkpoint.pt")
@@ -427,7 +432,7 @@ def test_a_fixed_short_run_keeps_its_exact_parameters(tmp_path, fixed_threads):
     for k in sorted(model):
         digest.update(k.encode())
         digest.update(model[k].numpy().tobytes())
-    assert digest.hexdigest() == "799eee3a398da908d782d50702a8754b0e1f5345db5efd91982dddb699638445"
+    assert digest.hexdigest() in recorded, f"{torch.backends.cpu.get_cpu_capability()}: {digest.hexdigest()}"
 
 
 def test_a_time_limit_stops_at_a_checkpoint_and_counts_over_resumes(tmp_path):
