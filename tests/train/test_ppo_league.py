@@ -468,34 +468,35 @@ def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solve
     PPOConfig.from_toml(root / "configs" / "ppo_moteno_league_v8.toml").validate()
 
 
+
+def _one_psro_step(previous: str, name: str, bot: str, exploiter: str):
+    """A PSRO step's config: ``previous``'s, warm-started from ``bot`` (the previous run's shipped file),
+    with ``bot`` (target 0.55) and its own exploiter (an even game) appended to its league."""
+    cfg, changed = _config_and_changes(previous, name)
+    root = Path(__file__).resolve().parents[2]
+    assert cfg["init_from"] == bot and (root / exploiter).is_file()
+    before, after = changed["bot_opponents"]
+    assert list(after) == [*before, bot, exploiter]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], bot: 0.55, exploiter: 0.5}
+    assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == f"runs/{name}"
+    PPOConfig.from_toml(root / "configs" / f"{name}.toml").validate()
+    return cfg, changed
+
+
 def test_the_ninth_moteno_league_config_is_v8_one_psro_step_further():
     """configs/ppo_moteno_league_v9.toml (issue 17): v8 warm-started from v8's weights, with v8 (by its
     file, played with its table) and v8's own exploiter added to its league, each with a target; a
     shorter schedule, the rest v8's."""
-    cfg, changed = _config_and_changes("ppo_moteno_league_v8", "ppo_moteno_league_v9")
+    cfg, changed = _one_psro_step("ppo_moteno_league_v8", "ppo_moteno_league_v9", "agents/checkpoints/ppo_moteno_v8.pt",
+                                  "agents/checkpoints/exploiter_ppo_moteno_league_v8_1v1.pt")
     assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "total_decisions", "time_limit_minutes",
                             "run_dir"}
-    root = Path(__file__).resolve().parents[2]
-    v8, exploiter = "agents/checkpoints/ppo_moteno_v8.pt", "agents/checkpoints/exploiter_ppo_moteno_league_v8_1v1.pt"
-    assert cfg["init_from"] == v8 and (root / exploiter).is_file()
-    before, after = changed["bot_opponents"]
-    assert list(after) == [*before, v8, exploiter]
-    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], v8: 0.55, exploiter: 0.5}
     assert cfg["pares_table"] == "agents/checkpoints/pares_moteno_1v1.npz" and cfg["anchor_coef"] == 0.05
-    assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == "runs/ppo_moteno_league_v9"
-    PPOConfig.from_toml(root / "configs" / "ppo_moteno_league_v9.toml").validate()
 
 
 def test_the_tenth_moteno_league_config_is_v9_one_psro_step_further():
     """configs/ppo_moteno_league_v10.toml (issue 17): v9 warm-started from v9's weights, with v9 (by its
     file) and v9's own exploiter added to its league, each with a target; the rest v9's."""
-    cfg, changed = _config_and_changes("ppo_moteno_league_v9", "ppo_moteno_league_v10")
+    _, changed = _one_psro_step("ppo_moteno_league_v9", "ppo_moteno_league_v10", "agents/checkpoints/ppo_moteno_v9.pt",
+                                "agents/checkpoints/exploiter_ppo_moteno_league_v9_1v1.pt")
     assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
-    root = Path(__file__).resolve().parents[2]
-    v9, exploiter = "agents/checkpoints/ppo_moteno_v9.pt", "agents/checkpoints/exploiter_ppo_moteno_league_v9_1v1.pt"
-    assert cfg["init_from"] == v9 and (root / exploiter).is_file()
-    before, after = changed["bot_opponents"]
-    assert list(after) == [*before, v9, exploiter]
-    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], v9: 0.55, exploiter: 0.5}
-    assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == "runs/ppo_moteno_league_v10"
-    PPOConfig.from_toml(root / "configs" / "ppo_moteno_league_v10.toml").validate()
