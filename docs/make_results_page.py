@@ -323,6 +323,10 @@ EXPLOITED_AS = {
                                            "pares table)",
     "exploiter_ppo_moteno_league_v10_1v1_105M": "ppo (the same exploiter run continued to v9's exploiter's 105M "
                                                 "decisions, on a slower machine)",
+    "exploiter_ppo_moteno_league_v10_3v3": "ppo (v10) 3 contra 3, the exploiter swapping sides mid-juego",
+    "exploiter_ppo_moteno_league_v10_3v3_one_side": "ppo (v10) 3 contra 3",
+    "exploiter_ppo_moteno_league_v10_1v1_one_side": "ppo (v10)",
+    "exploiter_ppo_argentino_prior_1v1_one_side": "ppo (shipped: v7 with its three envido tables)",
 }
 
 
@@ -336,7 +340,13 @@ def exploitability_section() -> list[str]:
              "envido table), each trained against a league; `ppo_moteno_league1` and `ppo_argentino` (the first "
              "league bots, each now `ppo_league1`), `ppo_moteno_3v3` and `ppo_argentino_1v1` the bots before them "
              "([league.md](league.md)).", "",
-             "| bot | tradition | size | exploiter wins | juegos | training |", "|---|---|---|---|---|---|"]
+             "*sides*: whether the exploiter held one side of each table for the whole juego, as a best response "
+             "must (`train.studies.exploiter` since December 2026), or swapped sides with the target mid-juego at "
+             "every update, as every exploiter before did: those learnt against a mix of the target and "
+             "themselves and understate what the target concedes (v10 3 contra 3: 38.8% swapped, 61.8% one side; "
+             "[league.md](league.md#the-exploiters-swapped-sides-mid-juego)).", "",
+             "| bot | tradition | size | exploiter wins | juegos | training | sides |",
+             "|---|---|---|---|---|---|---|"]
     paths = sorted(RESULTS.glob("exploiter_*.json"))
     for path in paths:
         e = json.loads(path.read_text())
@@ -344,9 +354,10 @@ def exploitability_section() -> list[str]:
         name = EXPLOITED_AS.get(path.stem, label(e["target"]))
         lines.append(f"| {name} | {e['tradition']} | {e['team_size']}v{e['team_size']} | "
                      f"{_pct(e['exploiter_win_rate'])}{_ci(e['wilson95'])} | {e['report']['juegos']['episodes']:,} | "
-                     f"{t.get('minutes', 0):.0f} min, {t.get('decisions', 0) / 1e6:.0f}M decisions |")
+                     f"{t.get('minutes', 0):.0f} min, {t.get('decisions', 0) / 1e6:.0f}M decisions | "
+                     f"{'swapped' if e.get('config', {}).get('swap_teams_every_update', True) else 'one'} |")
     if not paths:
-        lines.append("| not measured yet | | | | | |")
+        lines.append("| not measured yet | | | | | | |")
     return [*lines, ""]
 
 

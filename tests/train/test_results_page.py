@@ -56,10 +56,16 @@ def test_the_analysis_and_exploiter_rows_read_their_files(page, tmp_path):
     (page.RESULTS / "exploiter_x.json").write_text(json.dumps({
         "target": "agents/checkpoints/x.pt", "tradition": "moteno", "team_size": 3, "exploiter_win_rate": 0.6,
         "wilson95": [0.55, 0.65], "report": {"juegos": {"episodes": 400}}, "training": {"minutes": 30, "decisions": 2e7}}))
+    (page.RESULTS / "exploiter_y.json").write_text(json.dumps({
+        "target": "agents/checkpoints/y.pt", "tradition": "moteno", "team_size": 1, "exploiter_win_rate": 0.7,
+        "wilson95": [0.65, 0.75], "report": {"juegos": {"episodes": 400}}, "training": {"minutes": 25, "decisions": 6e7},
+        "config": {"swap_teams_every_update": False}}))
     text = page.render()
     row = next(line for line in text.splitlines() if line.startswith("| heuristic | 1v1 |"))
     assert "points [" in row and "with," in row  # the señas' worth against the opponent
-    assert "| x | moteno | 3v3 | 60.0% [55.0, 65.0] | 400 | 30 min, 20M decisions |" in text
+    # a file from before the exploiter held one side says nothing of it: it swapped
+    assert "| x | moteno | 3v3 | 60.0% [55.0, 65.0] | 400 | 30 min, 20M decisions | swapped |" in text
+    assert "| y | moteno | 1v1 | 70.0% [65.0, 75.0] | 400 | 25 min, 60M decisions | one |" in text
 
 
 def test_a_bot_is_named_by_its_registry_name_its_file_or_its_run_and_piece(page):

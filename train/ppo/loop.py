@@ -231,6 +231,11 @@ class PPOConfig:
     resumed run may append more (an exploiter trained against the run's checkpoint joins its league)"""
     p_bot: Annotated[float, Field(ge=0, le=1)] = 0.0
     """probability that a table's other team is one of bot_opponents (not the learner, not a snapshot)"""
+    swap_teams_every_update: bool = True
+    """without ``league``: the learner takes the other team at every table each update, mid-juego (the
+    runs before this option). False: each table's learner keeps one team (even tables team 0, odd team
+    1), so a juego is the learner against the same side from its first decision to its last: what a best
+    response (train.studies.exploiter) needs, or its returns mix its own play into its rival's"""
     league: bool = False
     """prioritised fictitious self-play (train/ppo/pfsp.py): a table keeps its opponent for a whole
     juego, drawn from the league (the snapshots, each of bot_opponents) by the learner's recent

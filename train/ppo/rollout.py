@@ -40,7 +40,8 @@ class Tables(NamedTuple):
 
 def draw_tables(cfg: PPOConfig, update: int, np_rng: np.random.Generator) -> Tables:
     N = cfg.num_envs
-    learner_team = (np.arange(N) + update) % 2
+    # swapping every update puts the learner on both sides of one juego (see swap_teams_every_update)
+    learner_team = (np.arange(N) + (update if cfg.swap_teams_every_update else 0)) % 2
     draw = np_rng.random(N)
     self_play = draw < cfg.p_latest
     bot = np.where(draw < cfg.p_latest + cfg.p_bot, -1, -2)
