@@ -70,6 +70,7 @@ def test_ticks_look_at_most_once_per_period():
     assert len(looks) == 2  # the first reading at start, one look at the first tick
 
 
+@pytest.mark.alone  # the parallel suite's other worker would be a second co-tenant
 def test_a_real_co_tenant_is_seen_and_its_end_too():
     most = numba.config.NUMBA_NUM_THREADS
     if most < 2 or most != (os.cpu_count() or 1):
