@@ -326,6 +326,10 @@ EXPLOITED_AS = {
     "exploiter_ppo_moteno_league_v10_3v3": "ppo (v10) 3 contra 3, the exploiter swapping sides mid-juego",
     "exploiter_ppo_moteno_league_v10_3v3_one_side": "ppo (v10) 3 contra 3",
     "exploiter_ppo_moteno_league_v10_1v1_one_side": "ppo (v10)",
+    "exploiter_ppo_moteno_league_v11_1v1_one_side": "the v11 network (v10 one PSRO step further with both its "
+                                                    "exploiters, with the pares table; not shipped)",
+    "exploiter_ppo_moteno_league_v11_3v3_one_side": "the v11 network 3 contra 3 (not shipped)",
+    "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, a second seed)",
     "exploiter_ppo_argentino_prior_1v1_one_side": "ppo (shipped: v7 with its three envido tables)",
     "exploiter_ppo_argentino_prior_2v2_one_side": "ppo 2 contra 2 (one side; its training fell back and had "
                                                   "not recovered: no measurement, league.md)",

@@ -469,15 +469,16 @@ def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solve
 
 
 
-def _one_psro_step(previous: str, name: str, bot: str, exploiter: str):
+def _one_psro_step(previous: str, name: str, bot: str, *exploiters: str):
     """A PSRO step's config: ``previous``'s, warm-started from ``bot`` (the previous run's shipped file),
-    with ``bot`` (target 0.55) and its own exploiter (an even game) appended to its league."""
+    with ``bot`` (target 0.55) and its own exploiters (each an even game) appended to its league."""
     cfg, changed = _config_and_changes(previous, name)
     root = Path(__file__).resolve().parents[2]
-    assert cfg["init_from"] == bot and (root / exploiter).is_file()
+    assert exploiters and cfg["init_from"] == bot and all((root / e).is_file() for e in exploiters)
     before, after = changed["bot_opponents"]
-    assert list(after) == [*before, bot, exploiter]
-    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], bot: 0.55, exploiter: 0.5}
+    assert list(after) == [*before, bot, *exploiters]
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], bot: 0.55,
+                                                **{e: 0.5 for e in exploiters}}
     assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == f"runs/{name}"
     PPOConfig.from_toml(root / "configs" / f"{name}.toml").validate()
     return cfg, changed
@@ -500,3 +501,14 @@ def test_the_tenth_moteno_league_config_is_v9_one_psro_step_further():
     _, changed = _one_psro_step("ppo_moteno_league_v9", "ppo_moteno_league_v10", "agents/checkpoints/ppo_moteno_v9.pt",
                                 "agents/checkpoints/exploiter_ppo_moteno_league_v9_1v1.pt")
     assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+
+
+def test_the_eleventh_moteno_league_config_is_v10_one_psro_step_further_with_both_its_exploiters():
+    """configs/ppo_moteno_league_v11.toml (issue 17): v10 warm-started from v10's weights, with v10 (by its
+    file), its 1 contra 1 exploiter and its 3 contra 3 exploiter trained with one side per juego added to
+    its league, each with a target; the rest v10's."""
+    cfg, changed = _one_psro_step("ppo_moteno_league_v10", "ppo_moteno_league_v11", "agents/checkpoints/ppo_moteno_v10.pt",
+                                  "agents/checkpoints/exploiter_ppo_moteno_league_v10_1v1.pt",
+                                  "agents/checkpoints/exploiter_ppo_moteno_league_v10_3v3_one_side.pt")
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+    assert cfg["team_sizes"] == (1, 2, 3) and cfg["pfsp_by_team_size"]
