@@ -329,10 +329,11 @@ EXPLOITED_AS = {
     "exploiter_ppo_moteno_league_v11_1v1_one_side": "the v11 network (v10 one PSRO step further with both its "
                                                     "exploiters, with the pares table; not shipped)",
     "exploiter_ppo_moteno_league_v11_3v3_one_side": "the v11 network 3 contra 3 (not shipped)",
-    "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, a second seed)",
+    "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "
+                                                        "the envido too)",
     "exploiter_ppo_argentino_prior_1v1_one_side": "ppo (shipped: v7 with its three envido tables)",
-    "exploiter_ppo_argentino_prior_2v2_one_side": "ppo 2 contra 2 (one side; its training fell back and had "
-                                                  "not recovered: no measurement, league.md)",
+    "exploiter_ppo_argentino_prior_2v2_one_side": "ppo 2 contra 2 (one side: it stopped betting the envido, "
+                                                  "league.md; the swapped run's 78.5% is the figure)",
 }
 
 
