@@ -512,3 +512,14 @@ def test_the_eleventh_moteno_league_config_is_v10_one_psro_step_further_with_bot
                                   "agents/checkpoints/exploiter_ppo_moteno_league_v10_3v3_one_side.pt")
     assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
     assert cfg["team_sizes"] == (1, 2, 3) and cfg["pfsp_by_team_size"]
+
+
+def test_the_twelfth_moteno_league_config_is_v11_one_psro_step_further_with_both_its_exploiters():
+    """configs/ppo_moteno_league_v12.toml (issue 17): v11 warm-started from v11's weights, with v11 (by its
+    file) and its 1 contra 1 and 3 contra 3 exploiters, both trained with one side per juego, added to its
+    league, each with a target; the rest v11's (the same sizes and tables)."""
+    cfg, changed = _one_psro_step("ppo_moteno_league_v11", "ppo_moteno_league_v12", "agents/checkpoints/ppo_moteno_v11.pt",
+                                  "agents/checkpoints/exploiter_ppo_moteno_league_v11_1v1_one_side.pt",
+                                  "agents/checkpoints/exploiter_ppo_moteno_league_v11_3v3_one_side.pt")
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+    assert cfg["team_sizes"] == (1, 2, 3) and cfg["team_size_tables"] == (768, 384, 384) and cfg["pfsp_by_team_size"]
