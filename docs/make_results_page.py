@@ -329,8 +329,13 @@ EXPLOITED_AS = {
     "exploiter_ppo_moteno_league_v11_1v1_one_side": "the v11 network (v10 one PSRO step further with both its "
                                                     "exploiters, with the pares table; not shipped)",
     "exploiter_ppo_moteno_league_v11_3v3_one_side": "the v11 network 3 contra 3 (not shipped)",
+    "exploiter_ppo_moteno_league_v12_1v1_one_side": "the v12 network (v11 one PSRO step further with both its "
+                                                    "exploiters, with the pares table; not shipped)",
+    "exploiter_ppo_moteno_league_v12_3v3_one_side": "the v12 network 3 contra 3 (not shipped)",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "
                                                         "the envido too)",
+    "exploiter_ppo_argentino_prior_2v2_one_side_clone": "ppo 2 contra 2 (one side, started from a clone of "
+                                                        "its play, tables included)",
     "exploiter_ppo_argentino_prior_1v1_one_side": "ppo (shipped: v7 with its three envido tables)",
     "exploiter_ppo_argentino_prior_2v2_one_side": "ppo 2 contra 2 (one side: it stopped betting the envido, "
                                                   "league.md; the swapped run's 78.5% is the figure)",
