@@ -469,15 +469,17 @@ def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solve
 
 
 
-def _one_psro_step(previous: str, name: str, bot: str, *exploiters: str):
+def _one_psro_step(previous: str, name: str, bot: str, *exploiters: str, retargeted: dict | None = None):
     """A PSRO step's config: ``previous``'s, warm-started from ``bot`` (the previous run's shipped file),
-    with ``bot`` (target 0.55) and its own exploiters (each an even game) appended to its league."""
+    with ``bot`` (target 0.55) and its own exploiters (each an even game) appended to its league;
+    ``retargeted``: entries already in the league whose PFSP target the step changes (name -> new target)."""
     cfg, changed = _config_and_changes(previous, name)
     root = Path(__file__).resolve().parents[2]
     assert exploiters and cfg["init_from"] == bot and all((root / e).is_file() for e in exploiters)
     before, after = changed["bot_opponents"]
     assert list(after) == [*before, bot, *exploiters]
-    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], bot: 0.55,
+    assert set(retargeted or {}) <= set(changed["pfsp_targets"][0])
+    assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], **(retargeted or {}), bot: 0.55,
                                                 **{e: 0.5 for e in exploiters}}
     assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == f"runs/{name}"
     PPOConfig.from_toml(root / "configs" / f"{name}.toml").validate()
@@ -522,4 +524,19 @@ def test_the_twelfth_moteno_league_config_is_v11_one_psro_step_further_with_both
                                   "agents/checkpoints/exploiter_ppo_moteno_league_v11_1v1_one_side.pt",
                                   "agents/checkpoints/exploiter_ppo_moteno_league_v11_3v3_one_side.pt")
     assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+    assert cfg["team_sizes"] == (1, 2, 3) and cfg["team_size_tables"] == (768, 384, 384) and cfg["pfsp_by_team_size"]
+
+
+def test_the_thirteenth_moteno_league_config_is_v12_one_psro_step_further_with_the_heuristic_weighted_up():
+    """configs/ppo_moteno_league_v13.toml (issue 17): v12 warm-started from v12's weights, with v12 (by its
+    file) and its two one-side exploiters added to its league, and the heuristic's and the bluffer's PFSP
+    targets raised (0.62 -> 0.75, 0.82 -> 0.85) so that PFSP keeps drawing them: v12 won 5 to 6 points less
+    than v10 against the heuristic at 2 and 3 contra 3. The rest v12's."""
+    cfg, changed = _one_psro_step("ppo_moteno_league_v12", "ppo_moteno_league_v13", "agents/checkpoints/ppo_moteno_v12.pt",
+                                  "agents/checkpoints/exploiter_ppo_moteno_league_v12_1v1_one_side.pt",
+                                  "agents/checkpoints/exploiter_ppo_moteno_league_v12_3v3_one_side.pt",
+                                  retargeted={"heuristic": 0.75, "heuristic_bluffer": 0.85})
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+    before = changed["pfsp_targets"][0]
+    assert before["heuristic"] == 0.62 and before["heuristic_bluffer"] == 0.82
     assert cfg["team_sizes"] == (1, 2, 3) and cfg["team_size_tables"] == (768, 384, 384) and cfg["pfsp_by_team_size"]
