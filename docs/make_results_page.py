@@ -332,6 +332,9 @@ EXPLOITED_AS = {
     "exploiter_ppo_moteno_league_v12_1v1_one_side": "the v12 network (v11 one PSRO step further with both its "
                                                     "exploiters, with the pares table; not shipped)",
     "exploiter_ppo_moteno_league_v12_3v3_one_side": "the v12 network 3 contra 3 (not shipped)",
+    "exploiter_ppo_moteno_league_v13_1v1_one_side": "the v13 network (v12 one PSRO step further with both its "
+                                                    "exploiters and the heuristic weighted up; not shipped)",
+    "exploiter_ppo_moteno_league_v13_3v3_one_side": "the v13 network 3 contra 3 (not shipped)",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "
                                                         "the envido too)",
     "exploiter_ppo_argentino_prior_2v2_one_side_clone": "ppo 2 contra 2 (one side, started from a clone of "
