@@ -540,3 +540,17 @@ def test_the_thirteenth_moteno_league_config_is_v12_one_psro_step_further_with_t
     before = changed["pfsp_targets"][0]
     assert before["heuristic"] == 0.62 and before["heuristic_bluffer"] == 0.82
     assert cfg["team_sizes"] == (1, 2, 3) and cfg["team_size_tables"] == (768, 384, 384) and cfg["pfsp_by_team_size"]
+
+
+def test_the_fourteenth_moteno_league_config_is_v13_one_psro_step_further_with_3v3_tables_weighted_up():
+    """configs/ppo_moteno_league_v14.toml (issue 17): v13 warm-started from v13's weights, with v13 (by its
+    file) and its two one-side exploiters added to its league, and 128 tables moved from 2 contra 2 to 3 contra 3
+    (the same 1,536 in all): v13 won 63.84% against the heuristic at 3 contra 3 (v10 70.11%) and 71.14% at 2
+    contra 2. The rest v13's."""
+    cfg, changed = _one_psro_step("ppo_moteno_league_v13", "ppo_moteno_league_v14", "agents/checkpoints/ppo_moteno_v13.pt",
+                                  "agents/checkpoints/exploiter_ppo_moteno_league_v13_1v1_one_side.pt",
+                                  "agents/checkpoints/exploiter_ppo_moteno_league_v13_3v3_one_side.pt")
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "team_size_tables", "run_dir"}
+    assert changed["team_size_tables"] == ((768, 384, 384), (768, 256, 512))
+    assert sum(cfg["team_size_tables"]) == cfg["num_envs"] == 1536
+    assert cfg["team_sizes"] == (1, 2, 3) and cfg["pfsp_by_team_size"]
