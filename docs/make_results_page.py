@@ -49,19 +49,20 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
 # tradition's league bot (issue 17; argentino's plays its envido mano a mano from the solved table);
 # ``ppo_league1`` (each tradition's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
-# Moteño's ``ppo`` is the v10 network with the envite de pares 1 contra 1 from the solved table
-# (agents/pares_table.py), ``ppo_v9`` and ``ppo_v8`` the bots before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
+# Moteño's ``ppo`` is the v13 network with the envite de pares 1 contra 1 from the solved table
+# (agents/pares_table.py), ``ppo_v10``, ``ppo_v9`` and ``ppo_v8`` the bots shipped before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
 # network reading the rival's record 1 contra 1 (agents/record_switch.py), ``ppo_switch+pares`` with the table
 # (the bots appended after ``ppo`` changed are last in their lists, so that the other pairings keep their deals);
 # ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py); ``ppo_league1+envido`` argentino's first league bot
 # with the envido played from the solved table (agents/envido_table.py; 2 contra 2 it is ``ppo_league1``).
 SECTIONS = [
     ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
-                   "cfr_pure", "ppo_network", "ppo_switch", "ppo_switch+pares", "ppo_v8", "ppo_v9"]),
+                   "cfr_pure", "ppo_network", "ppo_switch", "ppo_switch+pares", "ppo_v8", "ppo_v9",
+                   "ppo_v10"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8", "ppo_v9"]),
+                   "ppo_v8", "ppo_v9", "ppo_v10"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8", "ppo_v9"]),
+                   "ppo_v8", "ppo_v9", "ppo_v10"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES,
                       "ppo_league1+envido", "ppo_league1"]),
     ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", *ARGENTINO_ENVIDO_STYLES,
@@ -319,22 +320,26 @@ EXPLOITED_AS = {
                                           "with that table; shipped as ppo before v9)",
     "exploiter_ppo_moteno_league_v9_1v1": "ppo_v9 (the v9 network, v8 one PSRO step further, with the pares "
                                           "table; shipped as ppo before v10)",
-    "exploiter_ppo_moteno_league_v10_1v1": "ppo (shipped: the v10 network, v9 one PSRO step further, with the "
-                                           "pares table)",
-    "exploiter_ppo_moteno_league_v10_1v1_105M": "ppo (the same exploiter run continued to v9's exploiter's 105M "
-                                                "decisions, on a slower machine)",
-    "exploiter_ppo_moteno_league_v10_3v3": "ppo (v10) 3 contra 3, the exploiter swapping sides mid-juego",
-    "exploiter_ppo_moteno_league_v10_3v3_one_side": "ppo (v10) 3 contra 3",
-    "exploiter_ppo_moteno_league_v10_1v1_one_side": "ppo (v10)",
+    "exploiter_ppo_moteno_league_v10_1v1": "ppo_v10 (the v10 network, v9 one PSRO step further, with the "
+                                           "pares table; shipped as ppo before v13)",
+    "exploiter_ppo_moteno_league_v10_1v1_105M": "ppo_v10 (the same exploiter run continued to v9's exploiter's "
+                                                "105M decisions, on a slower machine)",
+    "exploiter_ppo_moteno_league_v10_3v3": "ppo_v10 3 contra 3, the exploiter swapping sides mid-juego",
+    "exploiter_ppo_moteno_league_v10_3v3_one_side": "ppo_v10 3 contra 3",
+    "exploiter_ppo_moteno_league_v10_1v1_one_side": "ppo_v10",
     "exploiter_ppo_moteno_league_v11_1v1_one_side": "the v11 network (v10 one PSRO step further with both its "
                                                     "exploiters, with the pares table; not shipped)",
     "exploiter_ppo_moteno_league_v11_3v3_one_side": "the v11 network 3 contra 3 (not shipped)",
     "exploiter_ppo_moteno_league_v12_1v1_one_side": "the v12 network (v11 one PSRO step further with both its "
                                                     "exploiters, with the pares table; not shipped)",
     "exploiter_ppo_moteno_league_v12_3v3_one_side": "the v12 network 3 contra 3 (not shipped)",
-    "exploiter_ppo_moteno_league_v13_1v1_one_side": "the v13 network (v12 one PSRO step further with both its "
-                                                    "exploiters and the heuristic weighted up; not shipped)",
-    "exploiter_ppo_moteno_league_v13_3v3_one_side": "the v13 network 3 contra 3 (not shipped)",
+    "exploiter_ppo_moteno_league_v13_1v1_one_side": "ppo (shipped: the v13 network, v12 one PSRO step further "
+                                                    "with both its exploiters and the heuristic weighted up, with "
+                                                    "the pares table)",
+    "exploiter_ppo_moteno_league_v13_3v3_one_side": "ppo (v13) 3 contra 3",
+    "exploiter_ppo_moteno_league_v14_1v1_one_side": "the v14 network (v13 one PSRO step further with both its "
+                                                    "exploiters and 3 contra 3 weighted up; not shipped)",
+    "exploiter_ppo_moteno_league_v14_3v3_one_side": "the v14 network 3 contra 3 (not shipped)",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "
                                                         "the envido too)",
     "exploiter_ppo_argentino_prior_2v2_one_side_clone": "ppo 2 contra 2 (one side, started from a clone of "
