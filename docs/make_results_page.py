@@ -336,6 +336,7 @@ EXPLOITED_AS = {
     "exploiter_ppo_moteno_league_v13_1v1_one_side": "ppo (shipped: the v13 network, v12 one PSRO step further "
                                                     "with both its exploiters and the heuristic weighted up, with "
                                                     "the pares table)",
+    "exploiter_ppo_moteno_league_v13_2v2_one_side": "ppo (v13) 2 contra 2",
     "exploiter_ppo_moteno_league_v13_3v3_one_side": "ppo (v13) 3 contra 3",
     "exploiter_ppo_moteno_league_v14_1v1_one_side": "the v14 network (v13 one PSRO step further with both its "
                                                     "exploiters and 3 contra 3 weighted up; not shipped)",
