@@ -83,9 +83,9 @@ CHECKPOINTS = Path(__file__).parent / "checkpoints"
 # configs/ppo_moteno_league_v13.toml: 1, 2 and 3 contra 3, its envite de pares 1 contra 1 from the solved table
 # it was trained with (MOTENO_PARES_TABLE, recorded in the file; issue 17)
 MOTENO_BOT = CHECKPOINTS / "ppo_moteno_v13.pt"
-MOTENO_V10_BOT = CHECKPOINTS / "ppo_moteno_v10.pt"  # the one before it (configs/ppo_moteno_league_v10.toml): ppo_v10
-MOTENO_V9_BOT = CHECKPOINTS / "ppo_moteno_v9.pt"  # the one before v10 (configs/ppo_moteno_league_v9.toml): ppo_v9
-MOTENO_V8_BOT = CHECKPOINTS / "ppo_moteno_v8.pt"  # the one before v9 (configs/ppo_moteno_league_v8.toml): ppo_v8
+# the league bots shipped before it, newest first, registered as ppo_v<n> and played with the same table
+# (configs/ppo_moteno_league_v<n>.toml)
+MOTENO_EARLIER_BOTS = {n: CHECKPOINTS / f"ppo_moteno_v{n}.pt" for n in (10, 9, 8)}
 MOTENO_BOT_SIZES = (1, 2, 3)
 MOTENO_V5_BOT = CHECKPOINTS / "ppo_moteno.pt"  # the one before v8 (configs/ppo_moteno_league_v5.toml): ppo_network
 MOTENO_LEAGUE1_BOT = CHECKPOINTS / "ppo_moteno_league1.pt"  # the one before it (configs/ppo_moteno_league.toml)
@@ -313,12 +313,9 @@ def _heuristic_argentino_enviador(seed: int):
 # style bots (agents.styles: the mask and the tradition's ACTION_KIND)
 BOTS = {"moteno": {"heuristic": _heuristic, "heuristic_sin_senas": _heuristic_without_senas,
                    "ppo": _shipped_ppo_with_its_table("ppo", MOTENO_BOT, MOTENO_PARES_TABLE, team_sizes=MOTENO_BOT_SIZES),
-                   "ppo_v10": _shipped_ppo_with_its_table("ppo_v10", MOTENO_V10_BOT, MOTENO_PARES_TABLE,
-                                                          team_sizes=MOTENO_BOT_SIZES),
-                   "ppo_v9": _shipped_ppo_with_its_table("ppo_v9", MOTENO_V9_BOT, MOTENO_PARES_TABLE,
-                                                         team_sizes=MOTENO_BOT_SIZES),
-                   "ppo_v8": _shipped_ppo_with_its_table("ppo_v8", MOTENO_V8_BOT, MOTENO_PARES_TABLE,
-                                                         team_sizes=MOTENO_BOT_SIZES),
+                   **{f"ppo_v{n}": _shipped_ppo_with_its_table(f"ppo_v{n}", path, MOTENO_PARES_TABLE,
+                                                               team_sizes=MOTENO_BOT_SIZES)
+                      for n, path in MOTENO_EARLIER_BOTS.items()},
                    "ppo_switch": _shipped_ppo_with_switch("ppo_switch", MOTENO_V5_BOT, MOTENO_READER_LAYERS,
                                                           team_sizes=MOTENO_BOT_SIZES),
                    "ppo_network": _shipped_ppo("ppo_network", MOTENO_V5_BOT, team_sizes=MOTENO_BOT_SIZES),

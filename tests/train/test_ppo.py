@@ -378,18 +378,16 @@ def test_the_shipped_moteno_bots_load_by_name_and_play_their_team_sizes(name, si
     ``ppo_3v3``: the bot shipped before them, trained for 3 contra 3, any size."""
     from agents.registry import (
         MOTENO_BOT,
+        MOTENO_EARLIER_BOTS,
         MOTENO_LEAGUE1_BOT,
         MOTENO_V5_BOT,
-        MOTENO_V8_BOT,
-        MOTENO_V9_BOT,
-        MOTENO_V10_BOT,
         STRONG_BOT,
         load_policy,
     )
     from train.eval.duplicate import play_match
     from truque_env.vector import VectorEnv
 
-    for path in (MOTENO_BOT, MOTENO_V10_BOT, MOTENO_V9_BOT, MOTENO_V8_BOT, MOTENO_V5_BOT, MOTENO_LEAGUE1_BOT, STRONG_BOT):
+    for path in (MOTENO_BOT, *MOTENO_EARLIER_BOTS.values(), MOTENO_V5_BOT, MOTENO_LEAGUE1_BOT, STRONG_BOT):
         assert path.stat().st_size < 5_000_000  # the actor alone: small enough to ship
         assert all(k.startswith("actor") for k in load_checkpoint(path)["model"])
     bot = load_policy(name, seed=0)

@@ -469,18 +469,21 @@ def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solve
 
 
 
-def _one_psro_step(previous: str, name: str, bot: str, *exploiters: str, retargeted: dict | None = None):
+def _one_psro_step(previous: str, name: str, bot: str, *exploiters: str, retargeted: dict | None = None,
+                   also: dict | None = None):
     """A PSRO step's config: ``previous``'s, warm-started from ``bot`` (the previous run's shipped file),
     with ``bot`` (target 0.55) and its own exploiters (each an even game) appended to its league;
-    ``retargeted``: entries already in the league whose PFSP target the step changes (name -> new target)."""
+    ``retargeted``: entries already in the league whose PFSP target the step changes (name -> new target);
+    ``also``: further entries appended after the exploiters (name -> target), e.g. a run that was not shipped."""
     cfg, changed = _config_and_changes(previous, name)
     root = Path(__file__).resolve().parents[2]
-    assert exploiters and cfg["init_from"] == bot and all((root / e).is_file() for e in exploiters)
+    also = also or {}
+    assert exploiters and cfg["init_from"] == bot and all((root / e).is_file() for e in [*exploiters, *also])
     before, after = changed["bot_opponents"]
-    assert list(after) == [*before, bot, *exploiters]
+    assert list(after) == [*before, bot, *exploiters, *also]
     assert set(retargeted or {}) <= set(changed["pfsp_targets"][0])
     assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], **(retargeted or {}), bot: 0.55,
-                                                **{e: 0.5 for e in exploiters}}
+                                                **{e: 0.5 for e in exploiters}, **also}
     assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == f"runs/{name}"
     PPOConfig.from_toml(root / "configs" / f"{name}.toml").validate()
     return cfg, changed
@@ -554,3 +557,32 @@ def test_the_fourteenth_moteno_league_config_is_v13_one_psro_step_further_with_3
     assert changed["team_size_tables"] == ((768, 384, 384), (768, 256, 512))
     assert sum(cfg["team_size_tables"]) == cfg["num_envs"] == 1536
     assert cfg["team_sizes"] == (1, 2, 3) and cfg["pfsp_by_team_size"]
+
+
+def test_the_fifteenth_moteno_league_config_is_v13_one_psro_step_further_with_its_2v2_exploiter_and_v14():
+    """configs/ppo_moteno_league_v15.toml (issue 17): v13 (shipped) warm-started from v13's weights again, not
+    from v14's, with v13 (by its file) and its three one-side exploiters added to its league, the 2 contra 2 one
+    (75.8% on pares) the first of its size in any league, and v14 (not shipped) with its two one-side exploiters.
+    v13's tables (768 / 384 / 384); the rest v13's."""
+    checkpoints = "agents/checkpoints/"
+    cfg, changed = _one_psro_step("ppo_moteno_league_v13", "ppo_moteno_league_v15", checkpoints + "ppo_moteno_v13.pt",
+                                  *(checkpoints + f"exploiter_ppo_moteno_league_v13_{n}v{n}_one_side.pt" for n in (1, 2, 3)),
+                                  also={checkpoints + "ppo_moteno_v14.pt": 0.55,
+                                        **{checkpoints + f"exploiter_ppo_moteno_league_v14_{n}v{n}_one_side.pt": 0.5
+                                           for n in (1, 3)}})
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+    assert cfg["team_sizes"] == (1, 2, 3) and cfg["team_size_tables"] == (768, 384, 384) and cfg["pfsp_by_team_size"]
+
+
+def test_the_sixteenth_moteno_league_config_is_v15_one_psro_step_further_with_random_weighted_up():
+    """configs/ppo_moteno_league_v16.toml (issue 17): v15 warm-started from v15's weights, with v15 (by its file)
+    and its three one-side exploiters added to its league, and random's PFSP target raised (0.97 -> 0.98): v15 won
+    96.56% of 10,000 juegos against random 1 contra 1 (v13 97.29%) while PFSP drew random in 4.3% of them. The rest
+    v15's."""
+    checkpoints = "agents/checkpoints/"
+    cfg, changed = _one_psro_step("ppo_moteno_league_v15", "ppo_moteno_league_v16", checkpoints + "ppo_moteno_v15.pt",
+                                  *(checkpoints + f"exploiter_ppo_moteno_league_v15_{n}v{n}_one_side.pt" for n in (1, 2, 3)),
+                                  retargeted={"random": 0.98})
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+    assert changed["pfsp_targets"][0]["random"] == 0.97
+    assert cfg["team_sizes"] == (1, 2, 3) and cfg["team_size_tables"] == (768, 384, 384) and cfg["pfsp_by_team_size"]
