@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -486,12 +485,8 @@ def _one_psro_step(previous: str, name: str, bot: str, *exploiters: str, retarge
     assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], **(retargeted or {}), bot: 0.55,
                                                 **{e: 0.5 for e in exploiters}, **also}
     assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == f"runs/{name}"
-    # validate() loads every league entry (a minute for these leagues); the entries before this step were loaded
-    # by the previous config's test, so only the step's own are loaded here
-    step = [bot, *exploiters, *also]
-    full = PPOConfig.from_toml(root / "configs" / f"{name}.toml")
-    dataclasses.replace(full, bot_opponents=tuple(step),
-                        pfsp_targets={k: v for k, v in full.pfsp_targets.items() if k in step or k == "snapshot"}).validate()
+    # _config_and_changes read both configs with PPOConfig.from_toml, which validates them (every league entry
+    # loaded): validating the step's config again would load its whole league a second time
     return cfg, changed
 
 
