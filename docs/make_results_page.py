@@ -345,6 +345,10 @@ EXPLOITED_AS = {
                                                     "exploiters, v14 and v14's two; not shipped)",
     "exploiter_ppo_moteno_league_v15_2v2_one_side": "the v15 network 2 contra 2 (not shipped)",
     "exploiter_ppo_moteno_league_v15_3v3_one_side": "the v15 network 3 contra 3 (not shipped)",
+    "exploiter_ppo_moteno_league_v16_1v1_one_side": "the v16 network (v15 one PSRO step further with its three "
+                                                    "exploiters, random weighted up; not shipped)",
+    "exploiter_ppo_moteno_league_v16_2v2_one_side": "the v16 network 2 contra 2 (not shipped)",
+    "exploiter_ppo_moteno_league_v16_3v3_one_side": "the v16 network 3 contra 3 (not shipped)",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "
                                                         "the envido too)",
     "exploiter_ppo_argentino_prior_2v2_one_side_clone": "ppo 2 contra 2 (one side, started from a clone of "
