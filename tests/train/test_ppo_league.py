@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -187,8 +188,7 @@ def test_the_league_configs_are_valid_and_name_every_style(config, name, sizes, 
     from agents.registry import STYLE_BOTS
 
     path = Path(__file__).resolve().parents[2] / "configs" / f"{config}.toml"
-    cfg = PPOConfig.from_toml(path)
-    cfg.validate()
+    cfg = _read_config(path)  # validated in full
     assert cfg.bc_policy == "heuristic" and cfg.bc_dataset is None and cfg.anchor_coef > 0
     assert cfg.tradition == name and cfg.league and cfg.sizes == sizes and cfg.reward == "juego"
     assert cfg.pfsp_by_team_size and sum(cfg.tables_per_size) == cfg.num_envs
@@ -197,26 +197,24 @@ def test_the_league_configs_are_valid_and_name_every_style(config, name, sizes, 
     assert cfg.run_dir == Path("runs") / config  # no two configs write the same run
 
 
-_VALIDATED_ENTRIES: dict[tuple, object] = {}
+# The league configs' validation loads every league entry, and a PSRO step's config shares all but a few with the
+# step before it: in this module each entry is loaded once (a failing load raises and is not remembered).
+_load_policy_once = functools.cache(_real_load_policy)
 
 
-def _load_policy_once(name: str, seed: int = 0, tradition: str = "moteno"):
-    """agents.registry.load_policy, each (entry, seed, tradition) loaded once in this module: the league
-    configs' validation loads every league entry, and a PSRO step's config shares all but a few with the
-    step before it. Only validation goes through it (the loaded policies are checked, never played)."""
-    key = (name, seed, tradition)
-    if key not in _VALIDATED_ENTRIES:  # a failing load raises and is not remembered
-        _VALIDATED_ENTRIES[key] = _real_load_policy(name, seed=seed, tradition=tradition)
-    return _VALIDATED_ENTRIES[key]
+def _read_config(path: Path, **overrides) -> PPOConfig:
+    """PPOConfig.from_toml, which validates the config in full, its league entries loaded through
+    _load_policy_once. Only for configs that are read, never trained: the loaded policies are checked, not played."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(registry, "load_policy", _load_policy_once)  # PPOConfig's check imports it at call time
+        return PPOConfig.from_toml(path, **overrides)
 
 
 def _config_and_changes(parent: str, child: str) -> tuple[dict, dict]:
     """configs/<child>.toml's settings, and each setting it changes from configs/<parent>.toml:
-    name -> (parent's value, child's). Both are read with PPOConfig.from_toml, which validates them in full."""
+    name -> (parent's value, child's). Both are read with _read_config, which validates them in full."""
     configs = Path(__file__).resolve().parents[2] / "configs"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(registry, "load_policy", _load_policy_once)  # PPOConfig's check imports it at call time
-        a, b = (to_dict(PPOConfig.from_toml(configs / f"{name}.toml")) for name in (parent, child))
+    a, b = (to_dict(_read_config(configs / f"{name}.toml")) for name in (parent, child))
     return b, {k: (a[k], b[k]) for k in a if a[k] != b[k]}
 
 
@@ -274,8 +272,8 @@ def test_the_argentino_exploiter_config_resumes_the_shipped_league_with_its_expl
 
     root = Path(__file__).resolve().parents[2]
     # resumed, as its command runs it: its cloning data (bc_dataset) is not read again, nor needed
-    cfg = PPOConfig.from_toml(root / "configs" / "ppo_argentino_league_exploiters.toml", resume=True)
-    shipped = PPOConfig.from_toml(root / "configs" / "ppo_argentino_league.toml").bot_opponents
+    cfg = _read_config(root / "configs" / "ppo_argentino_league_exploiters.toml", resume=True)
+    shipped = _read_config(root / "configs" / "ppo_argentino_league.toml").bot_opponents
     load_checkpoint(root / "agents" / "checkpoints" / "ppo_argentino.pt", cfg)  # raises on any other change
     exploiter = "agents/checkpoints/exploiter_ppo_argentino_1v1.pt"
     assert cfg.bot_opponents == (*shipped, exploiter)
@@ -350,7 +348,6 @@ def test_the_seventh_moteno_league_config_is_the_sixth_with_the_record_rates_and
     """configs/ppo_moteno_league_v7.toml (issue 17): v6 reading the record's rates per mano too, with
     heuristic_parero (the styles' target), the shipped ppo (a head-to-head target) and both v6 exploiters
     (even games) in its league from the start; total_decisions out of the way of its 175 minutes."""
-    from train.ppo.loop import PPOConfig
 
     cfg, changed = _config_and_changes("ppo_moteno_league_v6", "ppo_moteno_league_v7")
     assert set(changed) == {"record_rates", "total_decisions", "bot_opponents", "pfsp_targets", "run_dir"}
@@ -364,7 +361,7 @@ def test_the_seventh_moteno_league_config_is_the_sixth_with_the_record_rates_and
     root = Path(__file__).resolve().parents[2]
     assert all(root.joinpath(e).is_file() for e in exploiters)
     assert changed["run_dir"][1] == "runs/ppo_moteno_league_v7"
-    assert PPOConfig.from_toml(root / "configs" / "ppo_moteno_league_v7.toml").record_rates
+    assert cfg["record_rates"]
 
 
 def test_the_third_piece_of_the_fifth_argentino_league_resumes_it_with_the_envido_over_bettors():
@@ -432,10 +429,10 @@ def test_the_fourth_argentino_league_config_is_the_third_with_exploiter_rounds_i
     assert changed == {"time_limit_minutes": (175.0, plan.league_minutes[-1]),
                        "run_dir": ("runs/ppo_argentino_league_v3", "runs/ppo_argentino_league_v4")}
     assert plan.league is None and plan.rounds == 3 and plan.planned_minutes <= 175 <= plan.budget_minutes == 180
-    league = PPOConfig.from_toml(path)
+    league = _read_config(path)
     assert set(plan.exploiter_team_sizes) == set(league.sizes) and plan.exploiter_pfsp_target == 0.5
-    exploiter = PPOConfig.from_toml(path.parent / plan.exploiter_config.name, bc_dataset=None,
-                                     anchor_coef=0.0)  # as the exploiter reads it (train.studies.exploiter)
+    exploiter = _read_config(path.parent / plan.exploiter_config.name, bc_dataset=None,
+                             anchor_coef=0.0)  # as the exploiter reads it (train.studies.exploiter)
     assert exploiter.tradition == league.tradition == "argentino"
 
 
@@ -447,7 +444,7 @@ def test_the_readers_second_policy_config_meets_every_rival_that_shows_the_sign(
     from agents.registry import MOTENO_VS_BLUFFER
 
     root = Path(__file__).resolve().parents[2]
-    cfg = PPOConfig.from_toml(root / "configs" / "ppo_moteno_reader_1v1.toml")
+    cfg = _read_config(root / "configs" / "ppo_moteno_reader_1v1.toml")
     assert cfg.team_size == 1 and not cfg.team_sizes and cfg.league and cfg.anchor_coef == 0
     assert root / cfg.init_from == MOTENO_VS_BLUFFER[1]
     study = json.loads((root / "benchmarks" / "results" / "record_switch_moteno_1v1.json").read_text())["results"]
@@ -463,7 +460,6 @@ def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solve
     (ppo_switch+pares), the network, the parero, ppo's exploiter and v6's in its league, the 1 contra 1 tables the most, a
     weaker anchor and a schedule of its own."""
     from agents.pares_table import SHIPPED_TABLE
-    from train.ppo.loop import PPOConfig
 
     cfg, changed = _config_and_changes("ppo_moteno_league_v5", "ppo_moteno_league_v8")
     assert set(changed) == {"init_from", "pares_table", "bc_policy", "bc_opponents", "bc_epochs", "bc_decisions",
@@ -482,7 +478,6 @@ def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solve
                                                 "ppo_network": 0.55, **{e: 0.5 for e in exploiters}}
     assert changed["team_size_tables"][1] == (768, 384, 384) and changed["anchor_coef"] == (0.1, 0.05)
     assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == "runs/ppo_moteno_league_v8"
-    PPOConfig.from_toml(root / "configs" / "ppo_moteno_league_v8.toml").validate()
 
 
 
@@ -502,7 +497,7 @@ def _one_psro_step(previous: str, name: str, bot: str, *exploiters: str, retarge
     assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], **(retargeted or {}), bot: 0.55,
                                                 **{e: 0.5 for e in exploiters}, **also}
     assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == f"runs/{name}"
-    # _config_and_changes read both configs with PPOConfig.from_toml, which validates them (every league entry
+    # _config_and_changes read both configs with _read_config, which validates them (every league entry
     # loaded): validating the step's config again would load its whole league a second time
     return cfg, changed
 
