@@ -49,8 +49,8 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
 # tradition's league bot (issue 17; argentino's plays its envido mano a mano from the solved table);
 # ``ppo_league1`` (each tradition's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
-# Moteño's ``ppo`` is the v13 network with the envite de pares 1 contra 1 from the solved table
-# (agents/pares_table.py), ``ppo_v10``, ``ppo_v9`` and ``ppo_v8`` the bots shipped before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
+# Moteño's ``ppo`` is the v16 network with the envite de pares 1 contra 1 from the solved table
+# (agents/pares_table.py), ``ppo_v13``, ``ppo_v10``, ``ppo_v9`` and ``ppo_v8`` the bots shipped before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
 # network reading the rival's record 1 contra 1 (agents/record_switch.py), ``ppo_switch+pares`` with the table
 # (the bots appended after ``ppo`` changed are last in their lists, so that the other pairings keep their deals);
 # ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py); ``ppo_league1+envido`` argentino's first league bot
@@ -58,11 +58,11 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 SECTIONS = [
     ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
                    "cfr_pure", "ppo_network", "ppo_switch", "ppo_switch+pares", "ppo_v8", "ppo_v9",
-                   "ppo_v10"]),
+                   "ppo_v10", "ppo_v13"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8", "ppo_v9", "ppo_v10"]),
+                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8", "ppo_v9", "ppo_v10"]),
+                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES,
                       "ppo_league1+envido", "ppo_league1"]),
     ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", *ARGENTINO_ENVIDO_STYLES,
@@ -333,11 +333,11 @@ EXPLOITED_AS = {
     "exploiter_ppo_moteno_league_v12_1v1_one_side": "the v12 network (v11 one PSRO step further with both its "
                                                     "exploiters, with the pares table; not shipped)",
     "exploiter_ppo_moteno_league_v12_3v3_one_side": "the v12 network 3 contra 3 (not shipped)",
-    "exploiter_ppo_moteno_league_v13_1v1_one_side": "ppo (shipped: the v13 network, v12 one PSRO step further "
+    "exploiter_ppo_moteno_league_v13_1v1_one_side": "ppo_v13 (the v13 network, v12 one PSRO step further "
                                                     "with both its exploiters and the heuristic weighted up, with "
-                                                    "the pares table)",
-    "exploiter_ppo_moteno_league_v13_2v2_one_side": "ppo (v13) 2 contra 2",
-    "exploiter_ppo_moteno_league_v13_3v3_one_side": "ppo (v13) 3 contra 3",
+                                                    "the pares table; shipped as ppo before v16)",
+    "exploiter_ppo_moteno_league_v13_2v2_one_side": "ppo_v13 2 contra 2",
+    "exploiter_ppo_moteno_league_v13_3v3_one_side": "ppo_v13 3 contra 3",
     "exploiter_ppo_moteno_league_v14_1v1_one_side": "the v14 network (v13 one PSRO step further with both its "
                                                     "exploiters and 3 contra 3 weighted up; not shipped)",
     "exploiter_ppo_moteno_league_v14_3v3_one_side": "the v14 network 3 contra 3 (not shipped)",
@@ -345,10 +345,11 @@ EXPLOITED_AS = {
                                                     "exploiters, v14 and v14's two; not shipped)",
     "exploiter_ppo_moteno_league_v15_2v2_one_side": "the v15 network 2 contra 2 (not shipped)",
     "exploiter_ppo_moteno_league_v15_3v3_one_side": "the v15 network 3 contra 3 (not shipped)",
-    "exploiter_ppo_moteno_league_v16_1v1_one_side": "the v16 network (v15 one PSRO step further with its three "
-                                                    "exploiters, random weighted up; not shipped)",
-    "exploiter_ppo_moteno_league_v16_2v2_one_side": "the v16 network 2 contra 2 (not shipped)",
-    "exploiter_ppo_moteno_league_v16_3v3_one_side": "the v16 network 3 contra 3 (not shipped)",
+    "exploiter_ppo_moteno_league_v16_1v1_one_side": "ppo (shipped: the v16 network, v15 one PSRO step further "
+                                                    "with its three exploiters and random weighted up, with the "
+                                                    "pares table)",
+    "exploiter_ppo_moteno_league_v16_2v2_one_side": "ppo (v16) 2 contra 2",
+    "exploiter_ppo_moteno_league_v16_3v3_one_side": "ppo (v16) 3 contra 3",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "
                                                         "the envido too)",
     "exploiter_ppo_argentino_prior_2v2_one_side_clone": "ppo 2 contra 2 (one side, started from a clone of "

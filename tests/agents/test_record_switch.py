@@ -125,7 +125,7 @@ def test_the_moteno_ppo_switch_reads_its_rival_1_contra_1_only():
     the best response to heuristic_bluffer, the broader one (ppo's record too) the policy trained against
     every bot with that record; at 2 and 3 contra 3 the network alone. ``ppo_switch+pares`` (the shipped
     ``ppo`` before v8) plays the envite de pares over it from the solved table; the shipped ``ppo`` is
-    the v8 network with the table it was trained with, and no switch. Against heuristic_bluffer the
+    a league network (MOTENO_BOT) with the table it was trained with, and no switch. Against heuristic_bluffer the
     outer sign shows, never in a juego's first three manos."""
     from agents.ppo_checkpoint import read_checkpoint
     from agents.ppo_policy import PPOPolicy
