@@ -350,6 +350,8 @@ EXPLOITED_AS = {
                                                     "pares table)",
     "exploiter_ppo_moteno_league_v16_2v2_one_side": "ppo (v16) 2 contra 2",
     "exploiter_ppo_moteno_league_v16_3v3_one_side": "ppo (v16) 3 contra 3",
+    "exploiter_ppo_moteno_league_v17_1v1_one_side": "the v17 network (v16 one PSRO step further with its three "
+                                                    "exploiters, random weighted up again; not shipped)",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "
                                                         "the envido too)",
     "exploiter_ppo_argentino_prior_2v2_one_side_clone": "ppo 2 contra 2 (one side, started from a clone of "
