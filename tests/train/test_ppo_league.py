@@ -12,7 +12,6 @@ import torch
 
 import agents.registry as registry
 from agents.registry import known_policies
-from agents.registry import load_policy as _real_load_policy
 from train.config import to_dict
 from train.ppo.loop import PPOConfig, export_policy, load_checkpoint, train
 from train.ppo.pfsp import LeagueStats, LeagueTables, allowed_losses, pfsp_probs
@@ -199,7 +198,7 @@ def test_the_league_configs_are_valid_and_name_every_style(config, name, sizes, 
 
 # The league configs' validation loads every league entry, and a PSRO step's config shares all but a few with the
 # step before it: in this module each entry is loaded once (a failing load raises and is not remembered).
-_load_policy_once = functools.cache(_real_load_policy)
+_load_policy_once = functools.cache(registry.load_policy)  # the real one, taken before any patch
 
 
 def _read_config(path: Path, **overrides) -> PPOConfig:
@@ -348,7 +347,6 @@ def test_the_seventh_moteno_league_config_is_the_sixth_with_the_record_rates_and
     """configs/ppo_moteno_league_v7.toml (issue 17): v6 reading the record's rates per mano too, with
     heuristic_parero (the styles' target), the shipped ppo (a head-to-head target) and both v6 exploiters
     (even games) in its league from the start; total_decisions out of the way of its 175 minutes."""
-
     cfg, changed = _config_and_changes("ppo_moteno_league_v6", "ppo_moteno_league_v7")
     assert set(changed) == {"record_rates", "total_decisions", "bot_opponents", "pfsp_targets", "run_dir"}
     assert changed["record_rates"] == (False, True) and cfg["juego_record"] and cfg["time_limit_minutes"] == 175.0
@@ -478,7 +476,6 @@ def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solve
                                                 "ppo_network": 0.55, **{e: 0.5 for e in exploiters}}
     assert changed["team_size_tables"][1] == (768, 384, 384) and changed["anchor_coef"] == (0.1, 0.05)
     assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == "runs/ppo_moteno_league_v8"
-
 
 
 def _one_psro_step(previous: str, name: str, bot: str, *exploiters: str, retargeted: dict | None = None,
