@@ -608,3 +608,15 @@ def test_the_seventeenth_moteno_league_config_is_v16_one_psro_step_further_with_
                                   retargeted={"random": 0.99})
     assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
     assert changed["pfsp_targets"][0]["random"] == 0.98 and cfg["anchor_coef"] == 0.05
+
+
+def test_the_eighteenth_moteno_league_config_is_v16_one_psro_step_further_with_its_juego_trained_exploiter():
+    """configs/ppo_moteno_league_v18.toml (issue 17): v16 warm-started from v16's weights, with v16 (by its file),
+    its three one-side exploiters and the 1 contra 1 exploiter trained on the juego's result (target 0.7: it won
+    69.8% against v16 where the one trained on points won 59.9%) added to its league; random at v16's 0.98."""
+    checkpoints = "agents/checkpoints/"
+    cfg, changed = _one_psro_step("ppo_moteno_league_v16", "ppo_moteno_league_v18", checkpoints + "ppo_moteno_v16.pt",
+                                  *(checkpoints + f"exploiter_ppo_moteno_league_v16_{n}v{n}_one_side.pt" for n in (1, 2, 3)),
+                                  also={checkpoints + "exploiter_juego_ppo_moteno_league_v16_1v1.pt": 0.7})
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+    assert changed["pfsp_targets"][1]["random"] == 0.98 and cfg["anchor_coef"] == 0.05
