@@ -120,18 +120,16 @@ def run(cfg: RandomSignConfig) -> dict:
         alt = load_policy(cfg.alt, seed=seed + 2, tradition=cfg.tradition)
         return RecordSwitchPolicy(base, {cfg.team_size: alt}, {cfg.team_size: sign}, tradition=cfg.tradition)
 
-    def wins(a, b, juegos: int, seed: int, side: str) -> dict:
+    def wins(a, b, juegos: int, seed: int) -> dict:
+        """What side ``a`` wins against ``b``."""
         j = play_match(a, b, episodes=juegos, seed=seed, **game).juegos
-        rate, (low, high) = j["win_rate_A"], j["wilson95"]
-        if side == "B":
-            rate, low, high = 1.0 - rate, 1.0 - high, 1.0 - low
-        return {"win_rate": rate, "wilson95": [low, high], "juegos": j["episodes"]}
+        return {"win_rate": j["win_rate_A"], "wilson95": list(j["wilson95"]), "juegos": j["episodes"]}
 
     results = {"random": {}, "faker": {}}
     for seed in cfg.random_seeds:
-        row = {"alone": wins(bot(None, seed), load_policy("random", seed=seed + 3), cfg.random_juegos, seed, "A")}
+        row = {"alone": wins(bot(None, seed), load_policy("random", seed=seed + 3), cfg.random_juegos, seed)}
         for text, sign in signs.items():
-            row[text] = wins(bot(sign, seed), load_policy("random", seed=seed + 3), cfg.random_juegos, seed, "A")
+            row[text] = wins(bot(sign, seed), load_policy("random", seed=seed + 3), cfg.random_juegos, seed)
         results["random"][str(seed)] = row
         print(f"against random, seed {seed}: " + ", ".join(f"{k} {v['win_rate']:.2%}" for k, v in row.items()),
               flush=True)
@@ -141,10 +139,10 @@ def run(cfg: RandomSignConfig) -> dict:
         for against, target in (("switch", sign), ("alone", None)):
             faker = KeepsLeaving(load_policy(cfg.faker, seed=seed + 4, tradition=cfg.tradition),
                                  sign.rates["leave"][0], cfg.tradition)
-            row[against] = wins(faker, bot(target, seed), cfg.faker_juegos, seed, "A")
+            row[against] = wins(faker, bot(target, seed), cfg.faker_juegos, seed)
             row[against]["leaves_forced"] = faker.forced
         row["as_it_plays"] = wins(load_policy(cfg.faker, seed=seed + 4, tradition=cfg.tradition), bot(sign, seed),
-                                  cfg.faker_juegos, seed, "A")
+                                  cfg.faker_juegos, seed)
         results["faker"][text] = row
         print(f"{cfg.faker} keeping the sign {text}: {row['switch']['win_rate']:.2%} against the switch, "
               f"{row['alone']['win_rate']:.2%} against {cfg.policy} alone", flush=True)
