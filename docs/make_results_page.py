@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,8 +50,8 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
 # tradition's league bot (issue 17; argentino's plays its envido mano a mano from the solved table);
 # ``ppo_league1`` (each tradition's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
-# Moteño's ``ppo`` is the v16 network with the envite de pares 1 contra 1 from the solved table
-# (agents/pares_table.py), ``ppo_v13``, ``ppo_v10``, ``ppo_v9`` and ``ppo_v8`` the bots shipped before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
+# Moteño's ``ppo`` is the v18 network with the envite de pares 1 contra 1 from the solved table
+# (agents/pares_table.py), ``ppo_v16``, ``ppo_v13``, ``ppo_v10``, ``ppo_v9`` and ``ppo_v8`` the bots shipped before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
 # network reading the rival's record 1 contra 1 (agents/record_switch.py), ``ppo_switch+pares`` with the table
 # (the bots appended after ``ppo`` changed are last in their lists, so that the other pairings keep their deals);
 # ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py); ``ppo_league1+envido`` argentino's first league bot
@@ -58,11 +59,11 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 SECTIONS = [
     ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
                    "cfr_pure", "ppo_network", "ppo_switch", "ppo_switch+pares", "ppo_v8", "ppo_v9",
-                   "ppo_v10", "ppo_v13"]),
+                   "ppo_v10", "ppo_v13", "ppo_v16"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13"]),
+                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13"]),
+                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES,
                       "ppo_league1+envido", "ppo_league1"]),
     ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", *ARGENTINO_ENVIDO_STYLES,
@@ -345,11 +346,19 @@ EXPLOITED_AS = {
                                                     "exploiters, v14 and v14's two; not shipped)",
     "exploiter_ppo_moteno_league_v15_2v2_one_side": "the v15 network 2 contra 2 (not shipped)",
     "exploiter_ppo_moteno_league_v15_3v3_one_side": "the v15 network 3 contra 3 (not shipped)",
-    "exploiter_ppo_moteno_league_v16_1v1_one_side": "ppo (shipped: the v16 network, v15 one PSRO step further "
+    "exploiter_ppo_moteno_league_v16_1v1_one_side": "ppo_v16 (the v16 network, v15 one PSRO step further "
                                                     "with its three exploiters and random weighted up, with the "
-                                                    "pares table)",
-    "exploiter_ppo_moteno_league_v16_2v2_one_side": "ppo (v16) 2 contra 2",
-    "exploiter_ppo_moteno_league_v16_3v3_one_side": "ppo (v16) 3 contra 3",
+                                                    "pares table; shipped as ppo before v18)",
+    "exploiter_ppo_moteno_league_v16_2v2_one_side": "ppo_v16 2 contra 2",
+    "exploiter_ppo_moteno_league_v16_3v3_one_side": "ppo_v16 3 contra 3",
+    "exploiter_juego_ppo_moteno_league_v16_1v1": "ppo_v16",
+    "exploiter_juego_ppo_moteno_league_v16_2v2": "ppo_v16 2 contra 2",
+    "exploiter_juego_ppo_moteno_league_v16_3v3": "ppo_v16 3 contra 3",
+    "exploiter_juego_ppo_moteno_league_v18_1v1": "ppo (shipped: the v18 network, v16 one PSRO step further with "
+                                                 "its exploiters, the one on the juego's result weighted up, with "
+                                                 "the pares table)",
+    "exploiter_juego_ppo_moteno_league_v18_2v2": "ppo (v18) 2 contra 2",
+    "exploiter_juego_ppo_moteno_league_v18_3v3": "ppo (v18) 3 contra 3",
     "exploiter_ppo_moteno_league_v17_1v1_one_side": "the v17 network (v16 one PSRO step further with its three "
                                                     "exploiters, random weighted up again; not shipped)",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "
@@ -360,6 +369,18 @@ EXPLOITED_AS = {
     "exploiter_ppo_argentino_prior_2v2_one_side": "ppo 2 contra 2 (one side: it stopped betting the envido, "
                                                   "league.md; the swapped run's 78.5% is the figure)",
 }
+
+
+def _learns_on(study: dict) -> str:
+    """The exploiter's reward: ``[ppo] reward`` of the config file it trained with (train.loop's default is
+    each mano's points). The study records the file, not its contents; every committed exploiter ran after
+    its config last changed its reward."""
+    config = study.get("config", {}).get("config")
+    if config is None:
+        return "not recorded"
+    with open(ROOT / config, "rb") as f:
+        reward = tomllib.load(f).get("ppo", {}).get("reward", "points")
+    return {"points": "points", "juego": "the juego"}[reward]
 
 
 def exploitability_section() -> list[str]:
@@ -377,8 +398,12 @@ def exploitability_section() -> list[str]:
              "every update, as every exploiter before did: those learnt against a mix of the target and "
              "themselves and understate what the target concedes (v10 3 contra 3: 38.8% swapped, 61.8% one side; "
              "[league.md](league.md#the-exploiters-swapped-sides-mid-juego)).", "",
-             "| bot | tradition | size | exploiter wins | juegos | training | sides |",
-             "|---|---|---|---|---|---|---|"]
+             "*learns on*: the exploiter's reward, read from the PPO config it trained with (`[ppo] reward`): each "
+             "mano's points, or the juego's result as the league bots learn. On points, Moteño's exploiters "
+             "understated what a bot concedes (v16 1 contra 1: 59.9% on points, 69.8% on the juego; 2 contra 2: "
+             "56.1% and 76.4%; [league.md](league.md#v16s-exploiter-trained-on-the-juegos-result)).", "",
+             "| bot | tradition | size | exploiter wins | juegos | training | sides | learns on |",
+             "|---|---|---|---|---|---|---|---|"]
     paths = sorted(RESULTS.glob("exploiter_*.json"))
     for path in paths:
         e = json.loads(path.read_text())
@@ -387,9 +412,10 @@ def exploitability_section() -> list[str]:
         lines.append(f"| {name} | {e['tradition']} | {e['team_size']}v{e['team_size']} | "
                      f"{_pct(e['exploiter_win_rate'])}{_ci(e['wilson95'])} | {e['report']['juegos']['episodes']:,} | "
                      f"{t.get('minutes', 0):.0f} min, {t.get('decisions', 0) / 1e6:.0f}M decisions | "
-                     f"{'swapped' if e.get('config', {}).get('swap_teams_every_update', True) else 'one'} |")
+                     f"{'swapped' if e.get('config', {}).get('swap_teams_every_update', True) else 'one'} | "
+                     f"{_learns_on(e)} |")
     if not paths:
-        lines.append("| not measured yet | | | | | | |")
+        lines.append("| not measured yet | | | | | | | |")
     return [*lines, ""]
 
 

@@ -479,9 +479,10 @@ def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solve
 
 
 def _one_psro_step(previous: str, name: str, bot: str, *exploiters: str, retargeted: dict | None = None,
-                   also: dict | None = None):
+                   also: dict | None = None, exploiter_target: float = 0.5):
     """A PSRO step's config: ``previous``'s, warm-started from ``bot`` (the previous run's shipped file),
-    with ``bot`` (target 0.55) and its own exploiters (each an even game) appended to its league;
+    with ``bot`` (target 0.55) and its own exploiters (each at ``exploiter_target``, by default an even game)
+    appended to its league;
     ``retargeted``: entries already in the league whose PFSP target the step changes (name -> new target);
     ``also``: further entries appended after the exploiters (name -> target), e.g. a run that was not shipped."""
     cfg, changed = _config_and_changes(previous, name)
@@ -492,7 +493,7 @@ def _one_psro_step(previous: str, name: str, bot: str, *exploiters: str, retarge
     assert list(after) == [*before, bot, *exploiters, *also]
     assert set(retargeted or {}) <= set(changed["pfsp_targets"][0])
     assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], **(retargeted or {}), bot: 0.55,
-                                                **{e: 0.5 for e in exploiters}, **also}
+                                                **{e: exploiter_target for e in exploiters}, **also}
     assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == f"runs/{name}"
     # _config_and_changes read both configs with _read_config, which validates them (every league entry
     # loaded): validating the step's config again would load its whole league a second time
@@ -620,3 +621,19 @@ def test_the_eighteenth_moteno_league_config_is_v16_one_psro_step_further_with_i
                                   also={checkpoints + "exploiter_juego_ppo_moteno_league_v16_1v1.pt": 0.7})
     assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
     assert changed["pfsp_targets"][1]["random"] == 0.98 and cfg["anchor_coef"] == 0.05
+
+
+def test_the_nineteenth_moteno_league_config_is_v18_one_psro_step_further_with_the_juego_trained_exploiters():
+    """configs/ppo_moteno_league_v19.toml (issue 17): v18 warm-started from v18's weights, with v18 (by its file),
+    its three exploiters trained on the juego's result (target 0.7, as v16's 1 contra 1 one in v18) and v16's 2 and 3
+    contra 3 ones (0.7: v16's 2 contra 2 one still won 67.58% against v18, which never met it) added to its league.
+    The rest v18's."""
+    checkpoints = "agents/checkpoints/"
+    cfg, changed = _one_psro_step("ppo_moteno_league_v18", "ppo_moteno_league_v19", checkpoints + "ppo_moteno_v18.pt",
+                                  *(checkpoints + f"exploiter_juego_ppo_moteno_league_v18_{n}v{n}.pt" for n in (1, 2, 3)),
+                                  exploiter_target=0.7,
+                                  also={checkpoints + f"exploiter_juego_ppo_moteno_league_v16_{n}v{n}.pt": 0.7
+                                        for n in (2, 3)})
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+    assert cfg["team_size_tables"] == (768, 384, 384) and cfg["anchor_coef"] == 0.05
+    assert changed["pfsp_targets"][1]["random"] == 0.98

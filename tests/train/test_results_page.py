@@ -59,13 +59,19 @@ def test_the_analysis_and_exploiter_rows_read_their_files(page, tmp_path):
     (page.RESULTS / "exploiter_y.json").write_text(json.dumps({
         "target": "agents/checkpoints/y.pt", "tradition": "moteno", "team_size": 1, "exploiter_win_rate": 0.7,
         "wilson95": [0.65, 0.75], "report": {"juegos": {"episodes": 400}}, "training": {"minutes": 25, "decisions": 6e7},
-        "config": {"swap_teams_every_update": False}}))
+        "config": {"swap_teams_every_update": False, "config": "configs/ppo_br_moteno_1v1_juego.toml"}}))
+    (page.RESULTS / "exploiter_z.json").write_text(json.dumps({
+        "target": "agents/checkpoints/z.pt", "tradition": "moteno", "team_size": 1, "exploiter_win_rate": 0.6,
+        "wilson95": [0.55, 0.65], "report": {"juegos": {"episodes": 400}}, "training": {"minutes": 25, "decisions": 6e7},
+        "config": {"swap_teams_every_update": False, "config": "configs/ppo_moteno_1v1.toml"}}))
     text = page.render()
     row = next(line for line in text.splitlines() if line.startswith("| heuristic | 1v1 |"))
     assert "points [" in row and "with," in row  # the señas' worth against the opponent
     # a file from before the exploiter held one side says nothing of it: it swapped
-    assert "| x | moteno | 3v3 | 60.0% [55.0, 65.0] | 400 | 30 min, 20M decisions | swapped |" in text
-    assert "| y | moteno | 1v1 | 70.0% [65.0, 75.0] | 400 | 25 min, 60M decisions | one |" in text
+    assert "| x | moteno | 3v3 | 60.0% [55.0, 65.0] | 400 | 30 min, 20M decisions | swapped | not recorded |" in text
+    # what it learnt on is the reward of the config file it names (configs/ppo_moteno_1v1.toml has none: points)
+    assert "| y | moteno | 1v1 | 70.0% [65.0, 75.0] | 400 | 25 min, 60M decisions | one | the juego |" in text
+    assert "| z | moteno | 1v1 | 60.0% [55.0, 65.0] | 400 | 25 min, 60M decisions | one | points |" in text
 
 
 def test_a_bot_is_named_by_its_registry_name_its_file_or_its_run_and_piece(page):
@@ -87,6 +93,8 @@ def test_every_exploiter_file_in_the_results_is_an_exploiter_study():
     for path in paths:
         study = json.loads(path.read_text())
         assert {"target", "exploiter_win_rate", "tradition", "team_size", "report"} <= set(study), path.name
+        # the page reads what it learnt on from the config file it names
+        assert (ROOT / study["config"]["config"]).is_file(), path.name
 
 
 def test_the_reduced_games_section_reads_the_study_and_says_when_it_is_missing(page, tmp_path):
