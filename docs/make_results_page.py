@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -359,6 +358,8 @@ EXPLOITED_AS = {
                                                  "the pares table)",
     "exploiter_juego_ppo_moteno_league_v18_2v2": "ppo (v18) 2 contra 2",
     "exploiter_juego_ppo_moteno_league_v18_3v3": "ppo (v18) 3 contra 3",
+    "exploiter_juego_ppo_moteno_league_v19_2v2": "the v19 network 2 contra 2 (v18 one PSRO step further with the "
+                                                 "five exploiters on the juego's result; not shipped)",
     "exploiter_ppo_moteno_league_v17_1v1_one_side": "the v17 network (v16 one PSRO step further with its three "
                                                     "exploiters, random weighted up again; not shipped)",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "
@@ -372,14 +373,21 @@ EXPLOITED_AS = {
 
 
 def _learns_on(study: dict) -> str:
-    """The exploiter's reward: ``[ppo] reward`` of the config file it trained with (train.loop's default is
-    each mano's points). The study records the file, not its contents; every committed exploiter ran after
-    its config last changed its reward."""
+    """The exploiter's reward: ``[ppo] reward`` of the config file it trained with (the trainer's default,
+    ``PPOConfig.reward``, is each mano's points). Read as TOML, not as a PPOConfig, which would require the
+    run's behaviour-cloning data on disk. The study records the file, not its contents; every committed
+    exploiter ran after its config last changed its reward."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+    from train.ppo.loop import PPOConfig
+
     config = study.get("config", {}).get("config")
     if config is None:
         return "not recorded"
     with open(ROOT / config, "rb") as f:
-        reward = tomllib.load(f).get("ppo", {}).get("reward", "points")
+        reward = tomllib.load(f).get("ppo", {}).get("reward", PPOConfig.reward)
     return {"points": "points", "juego": "the juego"}[reward]
 
 
