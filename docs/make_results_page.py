@@ -377,11 +377,8 @@ def _learns_on(study: dict) -> str:
     ``PPOConfig.reward``, is each mano's points). Read as TOML, not as a PPOConfig, which would require the
     run's behaviour-cloning data on disk. The study records the file, not its contents; every committed
     exploiter ran after its config last changed its reward."""
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib
     from train.ppo.loop import PPOConfig
+    from truque_env.io import tomllib
 
     config = study.get("config", {}).get("config")
     if config is None:

@@ -235,10 +235,7 @@ def _bets_table(analyses: dict) -> list[str]:
 
 def _stage_lines(stages: list[Path], train_rows: list[dict], rel) -> list[str]:
     """One bullet per training stage: its config, its opponents (read from the TOML) and its share of the log."""
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib
+    from truque_env.io import tomllib
 
     out = []
     for k, path in enumerate(stages, start=1):

@@ -15,14 +15,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from truque_env.io import tomllib
 from truque_env.settings import MatchSettings, parse_options
 
 
 def from_toml(cls, path: Path, section: str, **overrides):
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib
     with open(path, "rb") as f:
         try:
             raw = tomllib.load(f)

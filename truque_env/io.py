@@ -6,6 +6,8 @@ file the project writes for keeps (checkpoints, datasets, results, plots, logs o
 through it. The file gets the mode a plain ``open`` would give (``0o666`` less the umask), not
 ``mkstemp``'s private ``0o600``. ``write_npz_atomic`` / ``read_npz`` are the numpy archives'
 pair: the reader turns a truncated or foreign file into a ``ValueError`` naming what was expected.
+``tomllib`` is the TOML reader every config reader of the project imports from here: the standard
+library's, or its backport ``tomli`` on Python 3.10.
 """
 
 from __future__ import annotations
@@ -18,6 +20,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
+
+try:  # re-exported: the config readers import it from here
+    import tomllib  # noqa: F401
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # noqa: F401
 
 _UMASK = os.umask(0)  # read once (os.umask can only be read by setting it)
 os.umask(_UMASK)

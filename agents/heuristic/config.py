@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
+from truque_env.io import tomllib
 from truque_env.traditions import is_int, is_number
 from truque_env.traditions.moteno import actions as A
 
@@ -85,10 +86,6 @@ class HeuristicConfig:
     @classmethod
     def from_toml(cls, text: str, table: str | None = "heuristic") -> HeuristicConfig:
         """Build from TOML text: the ``[table]`` table if present (or the top level)."""
-        try:
-            import tomllib
-        except ModuleNotFoundError:  # Python 3.10
-            import tomli as tomllib
         doc = tomllib.loads(text)
         if table is not None and table in doc:
             doc = doc[table]
