@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -358,8 +359,12 @@ EXPLOITED_AS = {
                                                  "the pares table)",
     "exploiter_juego_ppo_moteno_league_v18_2v2": "ppo (v18) 2 contra 2",
     "exploiter_juego_ppo_moteno_league_v18_3v3": "ppo (v18) 3 contra 3",
-    "exploiter_juego_ppo_moteno_league_v19_2v2": "the v19 network 2 contra 2 (v18 one PSRO step further with the "
-                                                 "five exploiters on the juego's result; not shipped)",
+    "exploiter_juego_ppo_moteno_league_v19_1v1": "the v19 network (v18 one PSRO step further with the five "
+                                                 "exploiters on the juego's result; not shipped)",
+    "exploiter_juego_ppo_moteno_league_v19_1v1_94M": "the v19 network (the same exploiter run continued to v18's "
+                                                     "exploiter's 94.5M decisions)",
+    "exploiter_juego_ppo_moteno_league_v19_2v2": "the v19 network 2 contra 2 (not shipped)",
+    "exploiter_juego_ppo_moteno_league_v19_3v3": "the v19 network 3 contra 3 (not shipped)",
     "exploiter_ppo_moteno_league_v17_1v1_one_side": "the v17 network (v16 one PSRO step further with its three "
                                                     "exploiters, random weighted up again; not shipped)",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "
@@ -388,6 +393,14 @@ def _learns_on(study: dict) -> str:
     return {"points": "points", "juego": "the juego"}[reward]
 
 
+def _exploiter_order(path: Path) -> list:
+    """Rows beside their bot: an exploiter trained on the juego's result (``exploiter_juego_<bot>``) sorts
+    with the ones on points of the same bot and size (``exploiter_<bot>``), and versions in number order
+    (v9 before v10)."""
+    stem = path.stem.replace("exploiter_juego_", "exploiter_")
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", stem)]
+
+
 def exploitability_section() -> list[str]:
     lines = ["## Exploitability", "",
              "A PPO exploiter trained against the frozen bot alone (warm-started from it), then duplicate juegos "
@@ -409,7 +422,7 @@ def exploitability_section() -> list[str]:
              "56.1% and 76.4%; [league.md](league.md#v16s-exploiter-trained-on-the-juegos-result)).", "",
              "| bot | tradition | size | exploiter wins | juegos | training | sides | learns on |",
              "|---|---|---|---|---|---|---|---|"]
-    paths = sorted(RESULTS.glob("exploiter_*.json"))
+    paths = sorted(RESULTS.glob("exploiter_*.json"), key=_exploiter_order)
     for path in paths:
         e = json.loads(path.read_text())
         t = e.get("training", {})

@@ -74,6 +74,22 @@ def test_the_analysis_and_exploiter_rows_read_their_files(page, tmp_path):
     assert "| z | moteno | 1v1 | 60.0% [55.0, 65.0] | 400 | 25 min, 60M decisions | one | points |" in text
 
 
+def test_the_exploiter_rows_sit_beside_their_bot_in_version_order(page):
+    """An exploiter trained on the juego's result (exploiter_juego_<bot>) sorts beside the one on points of the
+    same bot and size, not before every other file; v9 comes before v10."""
+    page.RESULTS.mkdir(parents=True)
+    for stem, target in (("exploiter_ppo_x_league_v10_1v1_one_side", "v10"),
+                         ("exploiter_juego_ppo_x_league_v9_2v2", "v9_juego_2v2"),
+                         ("exploiter_ppo_x_league_v9_2v2_one_side", "v9_points_2v2"),
+                         ("exploiter_juego_ppo_x_league_v9_1v1", "v9_juego_1v1")):
+        (page.RESULTS / f"{stem}.json").write_text(json.dumps({
+            "target": f"agents/checkpoints/{target}.pt", "tradition": "moteno", "team_size": 1,
+            "exploiter_win_rate": 0.6, "wilson95": [0.55, 0.65], "report": {"juegos": {"episodes": 400}}}))
+    rows = [line.split(" | ")[0][2:] for line in page.render().split("## Exploitability")[1].splitlines()
+            if line.startswith("| v")]
+    assert rows == ["v9_juego_1v1", "v9_juego_2v2", "v9_points_2v2", "v10"]
+
+
 def test_a_bot_is_named_by_its_registry_name_its_file_or_its_run_and_piece(page):
     assert page.label("heuristic") == "heuristic"
     assert page.label("agents/checkpoints/ppo_argentino.pt") == "ppo_argentino"
