@@ -637,3 +637,16 @@ def test_the_nineteenth_moteno_league_config_is_v18_one_psro_step_further_with_t
     assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
     assert cfg["team_size_tables"] == (768, 384, 384) and cfg["anchor_coef"] == 0.05
     assert changed["pfsp_targets"][1]["random"] == 0.98
+
+
+def test_the_twentieth_moteno_league_config_is_v19_one_psro_step_further_with_its_juego_trained_exploiters():
+    """configs/ppo_moteno_league_v20.toml (issue 17): v19 warm-started from v19's weights, with v19 (by its file) and
+    its three exploiters trained on the juego's result (target 0.7, as v18's in v19) added to its league. The rest
+    v19's."""
+    checkpoints = "agents/checkpoints/"
+    cfg, changed = _one_psro_step("ppo_moteno_league_v19", "ppo_moteno_league_v20", checkpoints + "ppo_moteno_v19.pt",
+                                  *(checkpoints + f"exploiter_juego_ppo_moteno_league_v19_{n}v{n}.pt" for n in (1, 2, 3)),
+                                  exploiter_target=0.7)
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+    assert cfg["team_size_tables"] == (768, 384, 384) and cfg["anchor_coef"] == 0.05
+    assert changed["pfsp_targets"][1]["random"] == 0.98
