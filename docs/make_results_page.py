@@ -31,6 +31,7 @@ in by hand.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import shutil
@@ -50,8 +51,8 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
 # tradition's league bot (issue 17; argentino's plays its envido mano a mano from the solved table);
 # ``ppo_league1`` (each tradition's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
-# Moteño's ``ppo`` is the v18 network with the envite de pares 1 contra 1 from the solved table
-# (agents/pares_table.py), ``ppo_v16``, ``ppo_v13``, ``ppo_v10``, ``ppo_v9`` and ``ppo_v8`` the bots shipped before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
+# Moteño's ``ppo`` is the v19 network with the envite de pares 1 contra 1 from the solved table
+# (agents/pares_table.py), ``ppo_v18``, ``ppo_v16``, ``ppo_v13``, ``ppo_v10``, ``ppo_v9`` and ``ppo_v8`` the bots shipped before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
 # network reading the rival's record 1 contra 1 (agents/record_switch.py), ``ppo_switch+pares`` with the table
 # (the bots appended after ``ppo`` changed are last in their lists, so that the other pairings keep their deals);
 # ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py); ``ppo_league1+envido`` argentino's first league bot
@@ -59,11 +60,11 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 SECTIONS = [
     ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
                    "cfr_pure", "ppo_network", "ppo_switch", "ppo_switch+pares", "ppo_v8", "ppo_v9",
-                   "ppo_v10", "ppo_v13", "ppo_v16"]),
+                   "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16"]),
+                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16"]),
+                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES,
                       "ppo_league1+envido", "ppo_league1"]),
     ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", *ARGENTINO_ENVIDO_STYLES,
@@ -354,17 +355,17 @@ EXPLOITED_AS = {
     "exploiter_juego_ppo_moteno_league_v16_1v1": "ppo_v16",
     "exploiter_juego_ppo_moteno_league_v16_2v2": "ppo_v16 2 contra 2",
     "exploiter_juego_ppo_moteno_league_v16_3v3": "ppo_v16 3 contra 3",
-    "exploiter_juego_ppo_moteno_league_v18_1v1": "ppo (shipped: the v18 network, v16 one PSRO step further with "
+    "exploiter_juego_ppo_moteno_league_v18_1v1": "ppo_v18 (the v18 network, v16 one PSRO step further with "
                                                  "its exploiters, the one on the juego's result weighted up, with "
-                                                 "the pares table)",
-    "exploiter_juego_ppo_moteno_league_v18_2v2": "ppo (v18) 2 contra 2",
-    "exploiter_juego_ppo_moteno_league_v18_3v3": "ppo (v18) 3 contra 3",
-    "exploiter_juego_ppo_moteno_league_v19_1v1": "the v19 network (v18 one PSRO step further with the five "
-                                                 "exploiters on the juego's result; not shipped)",
-    "exploiter_juego_ppo_moteno_league_v19_1v1_94M": "the v19 network (the same exploiter run continued to v18's "
+                                                 "the pares table; shipped as ppo before v19)",
+    "exploiter_juego_ppo_moteno_league_v18_2v2": "ppo_v18 2 contra 2",
+    "exploiter_juego_ppo_moteno_league_v18_3v3": "ppo_v18 3 contra 3",
+    "exploiter_juego_ppo_moteno_league_v19_1v1": "ppo (shipped: the v19 network, v18 one PSRO step further with "
+                                                 "the five exploiters on the juego's result, with the pares table)",
+    "exploiter_juego_ppo_moteno_league_v19_1v1_94M": "ppo (v19; the same exploiter run continued past v18's "
                                                      "exploiter's 94.5M decisions)",
-    "exploiter_juego_ppo_moteno_league_v19_2v2": "the v19 network 2 contra 2 (not shipped)",
-    "exploiter_juego_ppo_moteno_league_v19_3v3": "the v19 network 3 contra 3 (not shipped)",
+    "exploiter_juego_ppo_moteno_league_v19_2v2": "ppo (v19) 2 contra 2",
+    "exploiter_juego_ppo_moteno_league_v19_3v3": "ppo (v19) 3 contra 3",
     "exploiter_ppo_moteno_league_v17_1v1_one_side": "the v17 network (v16 one PSRO step further with its three "
                                                     "exploiters, random weighted up again; not shipped)",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "
@@ -382,15 +383,20 @@ def _learns_on(study: dict) -> str:
     ``PPOConfig.reward``, is each mano's points). Read as TOML, not as a PPOConfig, which would require the
     run's behaviour-cloning data on disk. The study records the file, not its contents; every committed
     exploiter ran after its config last changed its reward."""
-    from train.ppo.loop import PPOConfig
-    from truque_env.io import tomllib
-
     config = study.get("config", {}).get("config")
     if config is None:
         return "not recorded"
+    return {"points": "points", "juego": "the juego"}[_config_reward(config)]
+
+
+@functools.cache
+def _config_reward(config: str) -> str:
+    """``[ppo] reward`` of a PPO config file, read once per file (many exploiters share a config)."""
+    from train.ppo.loop import PPOConfig
+    from truque_env.io import tomllib
+
     with open(ROOT / config, "rb") as f:
-        reward = tomllib.load(f).get("ppo", {}).get("reward", PPOConfig.reward)
-    return {"points": "points", "juego": "the juego"}[reward]
+        return tomllib.load(f).get("ppo", {}).get("reward", PPOConfig.reward)
 
 
 def _exploiter_order(path: Path) -> list:
