@@ -16,13 +16,14 @@ heuristic opening the falta envido with every hand, as the league bots' exploite
 does), ``heuristic_parero`` for Moteño (sending three pares de falso with every hand it would not bet, as
 the 1 contra 1 exploiters of the league bots do), the style bots of
 ``agents.styles`` for every tradition (``style_raiser``, ``style_caller``, ``style_folder``,
-``style_bluffer``), ``ppo`` (the shipped Moteño bot: the network ``agents/checkpoints/ppo_moteno_v19.pt`` for
+``style_bluffer``), ``ppo`` (the shipped Moteño bot: the network ``agents/checkpoints/ppo_moteno_v20.pt`` for
 1, 2 and 3 contra 3, trained against a league aimed at issue 17's targets with its envite de pares 1 contra
-1 played from the solved table, configs/ppo_moteno_league_v19.toml from v18's weights, and played so),
-``ppo_v18``, ``ppo_v16``, ``ppo_v13``, ``ppo_v10``, ``ppo_v9`` and ``ppo_v8`` (the bots before it,
-``agents/checkpoints/ppo_moteno_v18.pt``, ``ppo_moteno_v16.pt``, ``ppo_moteno_v13.pt``, ``ppo_moteno_v10.pt``,
-``ppo_moteno_v9.pt`` and ``ppo_moteno_v8.pt``, configs/ppo_moteno_league_v18.toml, v16.toml, v13.toml, v10.toml,
-v9.toml and v8.toml, with the same table; the steps between them were not shipped), ``ppo_network`` (the
+1 played from the solved table, configs/ppo_moteno_league_v20.toml from v19's weights, and played so),
+``ppo_v19``, ``ppo_v18``, ``ppo_v16``, ``ppo_v13``, ``ppo_v10``, ``ppo_v9`` and ``ppo_v8`` (the bots before it,
+``agents/checkpoints/ppo_moteno_v19.pt``, ``ppo_moteno_v18.pt``, ``ppo_moteno_v16.pt``, ``ppo_moteno_v13.pt``,
+``ppo_moteno_v10.pt``, ``ppo_moteno_v9.pt`` and ``ppo_moteno_v8.pt``, configs/ppo_moteno_league_v19.toml, v18.toml,
+v16.toml, v13.toml, v10.toml, v9.toml and v8.toml, with the same table; the steps between them were not shipped),
+``ppo_network`` (the
 network before it, ``agents/checkpoints/ppo_moteno.pt``, configs/ppo_moteno_league_v5.toml), ``ppo_switch``
 (that network that 1 contra 1 reads the rival's record, ``agents.record_switch``: a rival whose record
 reads like the scripted heuristic family gets a best response to ``heuristic_bluffer``, one who refuses as
@@ -81,12 +82,12 @@ def _heuristic_without_senas(seed: int):
 
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
-# configs/ppo_moteno_league_v19.toml: 1, 2 and 3 contra 3, its envite de pares 1 contra 1 from the solved table
+# configs/ppo_moteno_league_v20.toml (resumed to 38.7M decisions): 1, 2 and 3 contra 3, its envite de pares 1 contra 1 from the solved table
 # it was trained with (MOTENO_PARES_TABLE, recorded in the file; issue 17)
-MOTENO_BOT = CHECKPOINTS / "ppo_moteno_v19.pt"
+MOTENO_BOT = CHECKPOINTS / "ppo_moteno_v20.pt"
 # the league bots shipped before it, newest first, registered as ppo_v<n> and played with the same table
 # (configs/ppo_moteno_league_v<n>.toml)
-MOTENO_EARLIER_BOTS = {n: CHECKPOINTS / f"ppo_moteno_v{n}.pt" for n in (18, 16, 13, 10, 9, 8)}
+MOTENO_EARLIER_BOTS = {n: CHECKPOINTS / f"ppo_moteno_v{n}.pt" for n in (19, 18, 16, 13, 10, 9, 8)}
 MOTENO_BOT_SIZES = (1, 2, 3)
 MOTENO_V5_BOT = CHECKPOINTS / "ppo_moteno.pt"  # the one before v8 (configs/ppo_moteno_league_v5.toml): ppo_network
 MOTENO_LEAGUE1_BOT = CHECKPOINTS / "ppo_moteno_league1.pt"  # the one before it (configs/ppo_moteno_league.toml)

@@ -51,8 +51,8 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
 # tradition's league bot (issue 17; argentino's plays its envido mano a mano from the solved table);
 # ``ppo_league1`` (each tradition's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
-# Moteño's ``ppo`` is the v19 network with the envite de pares 1 contra 1 from the solved table
-# (agents/pares_table.py), ``ppo_v18``, ``ppo_v16``, ``ppo_v13``, ``ppo_v10``, ``ppo_v9`` and ``ppo_v8`` the bots shipped before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
+# Moteño's ``ppo`` is the v20 network with the envite de pares 1 contra 1 from the solved table
+# (agents/pares_table.py), ``ppo_v19``, ``ppo_v18``, ``ppo_v16``, ``ppo_v13``, ``ppo_v10``, ``ppo_v9`` and ``ppo_v8`` the bots shipped before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
 # network reading the rival's record 1 contra 1 (agents/record_switch.py), ``ppo_switch+pares`` with the table
 # (the bots appended after ``ppo`` changed are last in their lists, so that the other pairings keep their deals);
 # ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py); ``ppo_league1+envido`` argentino's first league bot
@@ -60,11 +60,11 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 SECTIONS = [
     ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
                    "cfr_pure", "ppo_network", "ppo_switch", "ppo_switch+pares", "ppo_v8", "ppo_v9",
-                   "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18"]),
+                   "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18", "ppo_v19"]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18"]),
+                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18", "ppo_v19"]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18"]),
+                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18", "ppo_v19"]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES,
                       "ppo_league1+envido", "ppo_league1"]),
     ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", *ARGENTINO_ENVIDO_STYLES,
@@ -360,12 +360,19 @@ EXPLOITED_AS = {
                                                  "the pares table; shipped as ppo before v19)",
     "exploiter_juego_ppo_moteno_league_v18_2v2": "ppo_v18 2 contra 2",
     "exploiter_juego_ppo_moteno_league_v18_3v3": "ppo_v18 3 contra 3",
-    "exploiter_juego_ppo_moteno_league_v19_1v1": "ppo (shipped: the v19 network, v18 one PSRO step further with "
-                                                 "the five exploiters on the juego's result, with the pares table)",
-    "exploiter_juego_ppo_moteno_league_v19_1v1_94M": "ppo (v19; the same exploiter run continued past v18's "
+    "exploiter_juego_ppo_moteno_league_v19_1v1": "ppo_v19 (the v19 network, v18 one PSRO step further with "
+                                                 "the five exploiters on the juego's result, with the pares "
+                                                 "table; shipped as ppo before v20)",
+    "exploiter_juego_ppo_moteno_league_v19_1v1_94M": "ppo_v19 (the same exploiter run continued past v18's "
                                                      "exploiter's 94.5M decisions)",
-    "exploiter_juego_ppo_moteno_league_v19_2v2": "ppo (v19) 2 contra 2",
-    "exploiter_juego_ppo_moteno_league_v19_3v3": "ppo (v19) 3 contra 3",
+    "exploiter_juego_ppo_moteno_league_v19_2v2": "ppo_v19 2 contra 2",
+    "exploiter_juego_ppo_moteno_league_v19_3v3": "ppo_v19 3 contra 3",
+    "exploiter_juego_ppo_moteno_league_v20_1v1": "ppo (shipped: the v20 network, v19 one PSRO step further with "
+                                                 "its three exploiters on the juego's result, with the pares table)",
+    "exploiter_juego_ppo_moteno_league_v20_2v2": "ppo (v20) 2 contra 2",
+    "exploiter_juego_ppo_moteno_league_v20_2v2_33M": "ppo (v20) 2 contra 2 (the same exploiter run continued to "
+                                                     "v19's exploiter's 32.7M decisions)",
+    "exploiter_juego_ppo_moteno_league_v20_3v3": "ppo (v20) 3 contra 3",
     "exploiter_ppo_moteno_league_v17_1v1_one_side": "the v17 network (v16 one PSRO step further with its three "
                                                     "exploiters, random weighted up again; not shipped)",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "

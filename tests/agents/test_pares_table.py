@@ -260,7 +260,7 @@ def test_the_registry_plays_a_moteno_bot_with_the_table():
 
 
 def test_the_shipped_ppo_is_its_network_with_the_table_1_contra_1_only():
-    """At 2 contra 2 ``ppo`` is its network (trained with the table, configs/ppo_moteno_league_v19.toml)
+    """At 2 contra 2 ``ppo`` is its network (trained with the table, configs/ppo_moteno_league_v20.toml)
     action for action; 1 contra 1 the table takes the envite's decisions."""
     from agents.ppo_policy import PPOPolicy
     from agents.registry import MOTENO_BOT, load_policy

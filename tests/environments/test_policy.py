@@ -74,7 +74,7 @@ def test_bots_by_tradition(monkeypatch):
     styles = ["style_bluffer", "style_caller", "style_folder", "style_raiser"]  # every tradition's (agents.styles)
     assert known_policies() == known_policies("moteno") == ["cfr", "cfr_pure", "cfr_threshold", "heuristic",
                                                             "heuristic_bluffer", "heuristic_parero", "heuristic_sin_senas",
-                                                            "ppo", "ppo_3v3", "ppo_league1", "ppo_network", "ppo_switch", "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18", "ppo_v8", "ppo_v9",
+                                                            "ppo", "ppo_3v3", "ppo_league1", "ppo_network", "ppo_switch", "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18", "ppo_v19", "ppo_v8", "ppo_v9",
                                                             "random",
                                                             *styles]
     with pytest.raises(ValueError, match="unknown tradition 'nope'"):

@@ -368,11 +368,11 @@ def test_fixed_bots_hold_some_tables_and_resume_stays_exact(tmp_path, fixed_thre
         _tiny(tmp_path, p_bot=0.2, bot_opponents=("nobody",)).validate()
 
 
-@pytest.mark.parametrize("name, sizes", [("ppo", (1, 2, 3)), ("ppo_v18", (1, 2, 3)), ("ppo_v16", (1, 2, 3)), ("ppo_v13", (1, 2, 3)), ("ppo_v10", (1, 2, 3)), ("ppo_v9", (1, 2, 3)), ("ppo_v8", (1, 2, 3)), ("ppo_network", (1, 2, 3)),
+@pytest.mark.parametrize("name, sizes", [("ppo", (1, 2, 3)), ("ppo_v19", (1, 2, 3)), ("ppo_v18", (1, 2, 3)), ("ppo_v16", (1, 2, 3)), ("ppo_v13", (1, 2, 3)), ("ppo_v10", (1, 2, 3)), ("ppo_v9", (1, 2, 3)), ("ppo_v8", (1, 2, 3)), ("ppo_network", (1, 2, 3)),
                                         ("ppo_league1", (1, 2, 3)), ("ppo_3v3", (1, 2, 3, 4))])
 def test_the_shipped_moteno_bots_load_by_name_and_play_their_team_sizes(name, sizes):
     """``ppo``: the league bot fine-tuned around the solved envite de pares (configs/ppo_moteno_league_v8.toml,
-    then v9.toml to v19.toml), 1 to 3 contra 3, with the table 1 contra 1; ``ppo_v18``, ``ppo_v16``, ``ppo_v13``,
+    then v9.toml to v20.toml), 1 to 3 contra 3, with the table 1 contra 1; ``ppo_v19``, ``ppo_v18``, ``ppo_v16``, ``ppo_v13``,
     ``ppo_v10``, ``ppo_v9`` and ``ppo_v8``: the bots before it, the same way; ``ppo_network``: the league bot before both
     (configs/ppo_moteno_league_v5.toml); ``ppo_league1``: the first league bot (configs/ppo_moteno_league.toml);
     ``ppo_3v3``: the bot shipped before them, trained for 3 contra 3, any size."""
