@@ -23,9 +23,8 @@ the 1 contra 1 exploiters of the league bots do), the style bots of
 ``agents/checkpoints/ppo_moteno_v19.pt``, ``ppo_moteno_v18.pt``, ``ppo_moteno_v16.pt``, ``ppo_moteno_v13.pt``,
 ``ppo_moteno_v10.pt``, ``ppo_moteno_v9.pt`` and ``ppo_moteno_v8.pt``, configs/ppo_moteno_league_v19.toml, v18.toml,
 v16.toml, v13.toml, v10.toml, v9.toml and v8.toml, with the same table; the steps between them were not shipped),
-``ppo_network`` (the
-network before it, ``agents/checkpoints/ppo_moteno.pt``, configs/ppo_moteno_league_v5.toml), ``ppo_switch``
-(that network that 1 contra 1 reads the rival's record, ``agents.record_switch``: a rival whose record
+``ppo_network`` (the network before it, ``agents/checkpoints/ppo_moteno.pt``, configs/ppo_moteno_league_v5.toml),
+``ppo_switch`` (that network that 1 contra 1 reads the rival's record, ``agents.record_switch``: a rival whose record
 reads like the scripted heuristic family gets a best response to ``heuristic_bluffer``, one who refuses as
 often but accepts less, a policy trained against every bot with that record; ``ppo_switch+pares``, with the
 pares table, was the shipped ``ppo`` before v8),
@@ -82,8 +81,8 @@ def _heuristic_without_senas(seed: int):
 
 
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
-# configs/ppo_moteno_league_v20.toml (resumed to 38.7M decisions): 1, 2 and 3 contra 3, its envite de pares 1 contra 1 from the solved table
-# it was trained with (MOTENO_PARES_TABLE, recorded in the file; issue 17)
+# configs/ppo_moteno_league_v20.toml (resumed to 38.7M decisions): 1, 2 and 3 contra 3, its envite de pares
+# 1 contra 1 from the solved table it was trained with (MOTENO_PARES_TABLE, recorded in the file; issue 17)
 MOTENO_BOT = CHECKPOINTS / "ppo_moteno_v20.pt"
 # the league bots shipped before it, newest first, registered as ppo_v<n> and played with the same table
 # (configs/ppo_moteno_league_v<n>.toml)

@@ -48,6 +48,9 @@ STYLES = ["style_raiser", "style_caller", "style_folder", "style_bluffer"]
 # the exploiters' weapons, scripted (agents/registry.py): the heuristic opening the falta envido, or
 # the envido, with every hand; last in the lists, since a pairing's deals follow from its place in them
 ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
+# Moteño's league bots shipped before ``ppo`` (agents/registry.py's MOTENO_EARLIER_BOTS), oldest first: last in
+# each Moteño list, and a newly shipped one appended, so that the other pairings keep their deals
+MOTENO_EARLIER_PPO = ["ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18", "ppo_v19"]
 # (tradition, team size, the bots of its league: registry names or checkpoint paths). ``ppo`` is each
 # tradition's league bot (issue 17; argentino's plays its envido mano a mano from the solved table);
 # ``ppo_league1`` (each tradition's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
@@ -59,12 +62,12 @@ ARGENTINO_ENVIDO_STYLES = ["heuristic_faltero", "heuristic_enviador"]
 # with the envido played from the solved table (agents/envido_table.py; 2 contra 2 it is ``ppo_league1``).
 SECTIONS = [
     ("moteno", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "cfr",
-                   "cfr_pure", "ppo_network", "ppo_switch", "ppo_switch+pares", "ppo_v8", "ppo_v9",
-                   "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18", "ppo_v19"]),
+                   "cfr_pure", "ppo_network", "ppo_switch", "ppo_switch+pares",
+                   *MOTENO_EARLIER_PPO]),
     ("moteno", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18", "ppo_v19"]),
+                   *MOTENO_EARLIER_PPO]),
     ("moteno", 3, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_league1", "ppo_3v3", "ppo_network",
-                   "ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16", "ppo_v18", "ppo_v19"]),
+                   *MOTENO_EARLIER_PPO]),
     ("argentino", 1, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", "ppo_1v1", *ARGENTINO_ENVIDO_STYLES,
                       "ppo_league1+envido", "ppo_league1"]),
     ("argentino", 2, ["random", "heuristic", "heuristic_bluffer", *STYLES, "ppo", *ARGENTINO_ENVIDO_STYLES,
