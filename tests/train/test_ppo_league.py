@@ -650,3 +650,20 @@ def test_the_twentieth_moteno_league_config_is_v19_one_psro_step_further_with_it
     assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
     assert cfg["team_size_tables"] == (768, 384, 384) and cfg["anchor_coef"] == 0.05
     assert changed["pfsp_targets"][1]["random"] == 0.98
+
+
+def test_the_twenty_first_moteno_league_config_is_v20_one_psro_step_further_with_the_pares_exploiter_weighted_up():
+    """configs/ppo_moteno_league_v21.toml (issue 17): v20 warm-started from v20's weights, with v20 (by its file) and
+    its three exploiters trained on the juego's result (target 0.7, as v19's in v20) added to its league; v18's 3 contra
+    3 exploiter, the one that sends pares (v20 raises back 40% of envites de pares under 20), retargeted 0.7 -> 0.8, and
+    random 0.98 -> 0.985 (v20 won 96.80% of 20,000 1 contra 1); 75 minutes, the time v20 took to v19's decisions."""
+    checkpoints = "agents/checkpoints/"
+    cfg, changed = _one_psro_step("ppo_moteno_league_v20", "ppo_moteno_league_v21", checkpoints + "ppo_moteno_v20.pt",
+                                  *(checkpoints + f"exploiter_juego_ppo_moteno_league_v20_{n}v{n}.pt" for n in (1, 2, 3)),
+                                  exploiter_target=0.7,
+                                  retargeted={"random": 0.985,
+                                              checkpoints + "exploiter_juego_ppo_moteno_league_v18_3v3.pt": 0.8})
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "time_limit_minutes", "run_dir"}
+    assert changed["time_limit_minutes"] == (45, 75)
+    assert cfg["team_size_tables"] == (768, 384, 384) and cfg["anchor_coef"] == 0.05
+    assert changed["pfsp_targets"][0]["random"] == 0.98
