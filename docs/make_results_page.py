@@ -55,7 +55,7 @@ MOTENO_EARLIER_PPO = ["ppo_v8", "ppo_v9", "ppo_v10", "ppo_v13", "ppo_v16", "ppo_
 # tradition's league bot (issue 17; argentino's plays its envido mano a mano from the solved table);
 # ``ppo_league1`` (each tradition's first league bot), ``ppo_3v3`` and ``ppo_1v1`` the bots shipped before them;
 # Moteño's ``ppo`` is the v20 network with the envite de pares 1 contra 1 from the solved table
-# (agents/pares_table.py), ``ppo_v19``, ``ppo_v18``, ``ppo_v16``, ``ppo_v13``, ``ppo_v10``, ``ppo_v9`` and ``ppo_v8`` the bots shipped before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
+# (agents/pares_table.py), MOTENO_EARLIER_PPO the bots shipped before it; ``ppo_network`` is v5's network, ``ppo_switch`` that
 # network reading the rival's record 1 contra 1 (agents/record_switch.py), ``ppo_switch+pares`` with the table
 # (the bots appended after ``ppo`` changed are last in their lists, so that the other pairings keep their deals);
 # ``cfr_pure`` the MCCFR bot purified (agents/cfr_policy.py); ``ppo_league1+envido`` argentino's first league bot
