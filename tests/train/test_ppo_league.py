@@ -667,3 +667,16 @@ def test_the_twenty_first_moteno_league_config_is_v20_one_psro_step_further_with
     assert changed["time_limit_minutes"] == (45, 75)
     assert cfg["team_size_tables"] == (768, 384, 384) and cfg["anchor_coef"] == 0.05
     assert changed["pfsp_targets"][0]["random"] == 0.98
+
+
+def test_the_twenty_second_moteno_league_config_is_v21_one_psro_step_further_with_v20_weighted_up():
+    """configs/ppo_moteno_league_v22.toml (issue 17): v21 warm-started from v21's weights, with v21 (by its file) and
+    its three exploiters trained on the juego's result (target 0.7, as v20's in v21) added to its league; v20, which
+    beats v21 head to head 3 contra 3 (48.86% of 10,000 for v21), retargeted 0.55 -> 0.6; the rest v21's, 75 minutes."""
+    checkpoints = "agents/checkpoints/"
+    cfg, changed = _one_psro_step("ppo_moteno_league_v21", "ppo_moteno_league_v22", checkpoints + "ppo_moteno_v21.pt",
+                                  *(checkpoints + f"exploiter_juego_ppo_moteno_league_v21_{n}v{n}.pt" for n in (1, 2, 3)),
+                                  exploiter_target=0.7, retargeted={checkpoints + "ppo_moteno_v20.pt": 0.6})
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+    assert cfg["time_limit_minutes"] == 75 and cfg["team_size_tables"] == (768, 384, 384) and cfg["anchor_coef"] == 0.05
+    assert changed["pfsp_targets"][0][checkpoints + "ppo_moteno_v20.pt"] == 0.55
