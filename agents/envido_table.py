@@ -30,7 +30,7 @@ after the first answer to an envido said with the truco, and in a chain longer t
 ``EnvidoTablePolicy`` may hold a second table, for a blind rival (``blind_table``: solved against
 random, ``--rival random --blind-share``). It plays instead of the first against a rival the juego's
 record shows leaving manos (al mazo) ``blind_leaves`` times, 2 by default: a rival who gave that
-sign once on purpose could use the second table (docs/league.md). With ``blind_first_manos`` k it
+sign once on purpose could use the second table (docs/league_argentino.md). With ``blind_first_manos`` k it
 also plays in the juego's first k manos, before the record can show the sign: a prior that the
 rival may be blind, which the manos without a leave then overrule. ``prior_table`` plays those
 first manos instead, if given: a table solved for a rival blind with some chance and rational
@@ -519,7 +519,7 @@ class EnvidoTablePolicy:
         priors = self.prior_tables if prior_table is _KEEP else _tables_by_size(prior_table, "prior table")
         # the sign: the rival left at least blind_leaves manos, and at least blind_leave_rate of those finished.
         # Two leaves, not one: a rival who left once on purpose to meet the blind table won 78% of juegos
-        # against it (72% without the trick); leaving twice gained him nothing (docs/league.md). One
+        # against it (72% without the trick); leaving twice gained him nothing (docs/league_argentino.md). One
         # number for every team size, or one per size ({1: 2, 2: 3}: a player leaves alone in a team, A30)
         per_size = leaves if isinstance(leaves, dict) else dict.fromkeys((1, 2, 3), leaves)
         if not per_size or any(k not in (1, 2, 3) or not is_int(v) or v < 1 for k, v in per_size.items()) \

@@ -10,7 +10,7 @@ heuristic's family and loses to those who never fold, and to strong players). Th
 every decision, so a rival whose later manos move his rates out of the bounds gets ``base`` back.
 
 Why a switch and not one network that reads the record: the shipped networks do not read it (a
-network that did was more exploitable through it, docs/league.md), and a best response warm
+network that did was more exploitable through it, docs/league_moteno.md), and a best response warm
 started from the bot wins 89–95% against the heuristic family where the bot wins 74–78%. The
 switch is exploitable through its sign like any read of the rival; how much is measured by an
 exploiter trained against it (train.studies.exploiter), not assumed. And a strong player whose

@@ -6,7 +6,7 @@ imported only when asked for) and ``heuristic_sin_senas`` (the same bot ignoring
 señas), ``ppo`` for argentino (``agents/checkpoints/ppo_argentino_v7.pt``: one network for 1 and 2 contra 2,
 trained against a league with its envido mano a mano played from the solved table, and played so:
 configs/ppo_argentino_league_v7.toml; 1 contra 1 it plays two more envido tables, one against a rival who
-has left two manos and one in the juego's first five manos: docs/league.md), ``ppo_league1`` for
+has left two manos and one in the juego's first five manos: docs/league_argentino.md), ``ppo_league1`` for
 argentino (the league bot shipped before it, ``agents/checkpoints/ppo_argentino.pt``,
 configs/ppo_argentino_league.toml) and ``ppo_1v1`` (the argentino
 bot shipped before both, 1 contra 1 only),
@@ -91,7 +91,7 @@ MOTENO_BOT_SIZES = (1, 2, 3)
 MOTENO_V5_BOT = CHECKPOINTS / "ppo_moteno.pt"  # the one before v8 (configs/ppo_moteno_league_v5.toml): ppo_network
 MOTENO_LEAGUE1_BOT = CHECKPOINTS / "ppo_moteno_league1.pt"  # the one before it (configs/ppo_moteno_league.toml)
 STRONG_BOT = CHECKPOINTS / "ppo_moteno_3v3.pt"  # the bot shipped before both (docs/training.md): any size
-# ppo_switch: the v5 network (ppo_network) that 1 contra 1 reads the rival's record (agents.record_switch; docs/league.md,
+# ppo_switch: the v5 network (ppo_network) that 1 contra 1 reads the rival's record (agents.record_switch; docs/league_moteno.md,
 # "Reading the rival"), in two layers, the first sign read first:
 # - a rival who, over 3 manos or more, raised 0.5 to 1.6 bets per mano, refused 0.35 to 0.75 and accepted at
 #   least 0.3, and never left a mano, reads like the scripted heuristic family (the heuristic accepts 0.41 per
@@ -112,16 +112,16 @@ CFR_BOT = CHECKPOINTS / "cfr_moteno_1v1.npz"  # docs/cfr_mccfr.md: 1 contra 1 on
 ARGENTINO_BOT = CHECKPOINTS / "ppo_argentino_v7.pt"
 ARGENTINO_BOT_SIZES = (1, 2)
 # its envido against a rival who left two manos (random's blind play): train.cfr.envido_argentino with
-# --rival random --blind-share (docs/league.md, "Against random: a table for the blind rival")
+# --rival random --blind-share (docs/league_argentino.md, "Against random: a table for the blind rival")
 ARGENTINO_BLIND_TABLE = CHECKPOINTS / "envido_argentino_1v1_blind.npz"
-# ... and 2 contra 2, in the team abstraction of train.cfr.envido_teams (--team-size 2; docs/league.md,
+# ... and 2 contra 2, in the team abstraction of train.cfr.envido_teams (--team-size 2; docs/league_argentino.md,
 # "2 contra 2: the envido tables of the team"); at 2 contra 2 it plays no other table
 ARGENTINO_BLIND_TABLE_2V2 = CHECKPOINTS / "envido_argentino_2v2_blind.npz"
 # the sign: the leaves (al mazo) of the rival's team in the juego, by team size. Three in a team: there
 # a player may leave alone (A30) and a rival who left twice on purpose won 2.3 points more against it
 ARGENTINO_BLIND_LEAVES = {1: 2, 2: 3}
 # ... and in the juego's first manos, before the sign can show, a table for a rival blind with chance
-# 0.7 (--mixture-of; docs/league.md, "The first manos: a prior over the rival's kind")
+# 0.7 (--mixture-of; docs/league_argentino.md, "The first manos: a prior over the rival's kind")
 ARGENTINO_BLIND_FIRST_MANOS = 5
 ARGENTINO_PRIOR_TABLE = CHECKPOINTS / "envido_argentino_1v1_prior.npz"
 ARGENTINO_PRIOR_TABLE_2V2 = CHECKPOINTS / "envido_argentino_2v2_prior.npz"
@@ -279,7 +279,7 @@ def _heuristic_bluffer(seed: int):
 
 def _heuristic_parero(seed: int):
     """The Moteño heuristic that sends three pares de falso with every hand it would not bet (its honest
-    envites unchanged): how the 1 contra 1 exploiters of the league bots bet the pares (docs/league.md),
+    envites unchanged): how the 1 contra 1 exploiters of the league bots bet the pares (docs/league_moteno.md),
     a style to train and measure against."""
     from agents.heuristic import make_policy
 
@@ -295,7 +295,7 @@ def _heuristic_argentino_bluffer(seed: int):
 
 def _heuristic_argentino_faltero(seed: int):
     """The argentino heuristic that opens the falta envido with every hand it may: how the exploiters
-    of the league bots win (docs/league.md), a style to train and measure against."""
+    of the league bots win (docs/league_argentino.md), a style to train and measure against."""
     from agents.heuristic_argentino import make_policy
 
     return make_policy(seed=seed, config={"bluff_falta": 1.0})
@@ -304,7 +304,7 @@ def _heuristic_argentino_faltero(seed: int):
 def _heuristic_argentino_enviador(seed: int):
     """The argentino heuristic that opens the envido with every hand it may (the plain envido; the
     real envido or the falta with the hands it would open them with anyway): how the exploiter of
-    the faltero's league bot wins (docs/league.md), a style to train and measure against."""
+    the faltero's league bot wins (docs/league_argentino.md), a style to train and measure against."""
     from agents.heuristic_argentino import make_policy
 
     return make_policy(seed=seed, config={"bluff_envido": 1.0})

@@ -435,7 +435,7 @@ def exploitability_section() -> list[str]:
              "*learns on*: the exploiter's reward, read from the PPO config it trained with (`[ppo] reward`): each "
              "mano's points, or the juego's result as the league bots learn. On points, Moteño's exploiters "
              "understated what a bot concedes (v16 1 contra 1: 59.9% on points, 69.8% on the juego; 2 contra 2: "
-             "56.1% and 76.4%; [league.md](league.md#v16s-exploiter-trained-on-the-juegos-result)).", "",
+             "56.1% and 76.4%; [league_moteno_psro.md](league_moteno_psro.md#v16s-exploiter-trained-on-the-juegos-result)).", "",
              "| bot | tradition | size | exploiter wins | juegos | training | sides | learns on |",
              "|---|---|---|---|---|---|---|---|"]
     paths = sorted(RESULTS.glob("exploiter_*.json"), key=_exploiter_order)

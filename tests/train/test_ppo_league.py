@@ -282,7 +282,7 @@ def test_the_argentino_exploiter_config_resumes_the_shipped_league_with_its_expl
         load_policy(str(root / exploiter), tradition="moteno")
     assert cfg.run_dir == Path("runs/ppo_argentino_league_exploiters")
     data_minutes = json.loads((root / "agents" / "checkpoints" / "ppo_argentino.bc.json").read_text())["seconds"] / 60
-    exploiter_minutes = 25.0  # its --minutes (configs/ppo_argentino_league_exploiters.toml, docs/league.md)
+    exploiter_minutes = 25.0  # its --minutes (configs/ppo_argentino_league_exploiters.toml, docs/league_argentino.md)
     assert data_minutes + cfg.time_limit_minutes + exploiter_minutes <= 180
 
 

@@ -1,7 +1,7 @@
 """The envido of truco argentino, solved as a small game at every score (mano a mano, and teams abstracted).
 
 The PPO bots answer envidos by what their league taught them, and each league run's exploiter
-found the answer it could push (docs/league.md: a falta envido said with anything, refused by a
+found the answer it could push (docs/league_argentino.md: a falta envido said with anything, refused by a
 bot holding 26). The envido is a game of its own inside the mano, small enough to solve exactly:
 this module writes it as a :class:`train.cfr.public_tree.PublicTreeGame` for each score of the
 juego, solves it with CFR+ (``train.cfr.public_tree``), and writes the strategies as a table a bot
@@ -31,7 +31,7 @@ plays from (``agents.envido_table``).
   payoffs need is solved before it.
 
 **What it does not model** (the table's bot falls back to its base policy there, documented in
-docs/rules and docs/league.md): chains longer than ``max_raises`` envido or real envido words, the
+docs/rules and docs/league_argentino.md): chains longer than ``max_raises`` envido or real envido words, the
 envido said with the truco at once (A34) and todo dicho (A33), flor, the information in the cards
 played before the envido (the pie may open after seeing the mano's first card), and the truco's
 dependence on what the envido showed. At 2 or 3 contra (``team_size``) the envido is the team's
@@ -552,7 +552,7 @@ def solve_mixture(cfg: EnvidoSolveConfig, rational, blind, progress=None) -> dic
             for m in range(2):
                 Ub = envido_payoffs(Vb[1 - m], Qb[m], a, b, T)
                 # todo dicho is answered as the blind kind's: no rational bot says it (a falta said
-                # blind), so the word itself shows the kind (docs/league.md, "the first manos")
+                # blind), so the word itself shows the kind (docs/league_argentino.md, "the first manos")
                 todo_dicho[a, b, m] = todo_dicho_answers(Ub, prior, beats, a, b, T, cfg.falta_match)[m]
                 game = score_game(sk, prior, beats, Ur, a, b, T, cfg.falta_match)
                 paid_blind = score_game(sk, prior, beats, Ub, a, b, T, cfg.falta_match)

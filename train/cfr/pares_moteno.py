@@ -1,7 +1,7 @@
 """The envite de pares of Truque Moteño, solved as a small game at every score (mano a mano).
 
 Every exploiter trained against a shipped Moteño bot since the fifth league won on the pares
-(docs/league.md): the last one sent an envite with 91% of its weak hands and the bot refused 82%
+(docs/league_moteno.md): the last one sent an envite with 91% of its weak hands and the bot refused 82%
 of them, and 62% even holding 30-34. The envite is a game of its own inside the mano, small
 enough to solve exactly, as the envido of truco argentino is (``train.cfr.envido_argentino``, whose
 value of points this module shares): it is written as a
@@ -48,7 +48,7 @@ points of the rest of the mano are measured in the same match, by who is mano; t
 much of the rival's play the model covers and the bot's chance in the first mano against the model
 and against a best answer.
 
-**What it does not model** (the table's bot leaves these to its base policy; docs/league.md and
+**What it does not model** (the table's bot leaves these to its base policy; docs/league_moteno.md and
 docs/rules/moteno.md): its own blind bets, a revoque of a blind envite, la falta a ciegas (Art. 12), the flores,
 2 or 3 contra (the pares of partners), stakes between the abstraction's (a rival's ``envío N
 pares`` is read as the nearest of ``ABSTRACT_N`` on a log scale above the chain's last word), the

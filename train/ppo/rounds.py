@@ -20,7 +20,7 @@ table this plan (``RoundsConfig``; ``league`` defaults to the same file). The ru
 
 and so on, one exploiter between consecutive pieces. Why: on the reduced games a league with best
 responses as entries is the least exploitable PPO policy (docs/cfr.md); an exploiter trained
-against a frozen full-game bot is countered within minutes once it is an entry (docs/league.md).
+against a frozen full-game bot is countered within minutes once it is an entry (docs/league_argentino.md).
 The plan must fit ``budget_minutes``: the last piece's limit plus every exploiter's minutes.
 
 Everything lands in the league's ``run_dir``: its own files, and ``rounds/`` with each round's

@@ -3,7 +3,7 @@
 A league bot with ``juego_record`` reads the juego's public record (each team's bets, acceptances
 and shown envidos so far: ``agents.features``). Against an honest rival that is information;
 against an exploiter it is a handle: the exploiters of the argentino league bots win by how the
-bot answers their envidos (docs/league.md). This study plays the bot twice against each opponent
+bot answers their envidos (docs/league_argentino.md). This study plays the bot twice against each opponent
 on the same duplicate deals: as it is, and with the record slice of its observation blanked, as a
 juego's first mano shows it (a bot that has seen nothing of its rival). The bot's own draws come
 from the same seed in both, so the difference is the record's.

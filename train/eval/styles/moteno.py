@@ -4,7 +4,7 @@ strength of the hand, and señas with their honesty.
 
 The answers are where a bot that bets well can still be robbed: a rival who sends three pares or
 la falta with every hand wins whenever the bot refuses a hand that beats most of his (the 1 contra
-1 exploiters of the league bots do, docs/league.md).
+1 exploiters of the league bots do, docs/league_moteno.md).
 
 The evaluator (``train/eval/duplicate.py``) is the same for every tradition; a tradition with a
 style module registered in ``train/eval/styles/__init__.py`` also gets these sections of the
