@@ -375,11 +375,18 @@ EXPLOITED_AS = {
     "exploiter_juego_ppo_moteno_league_v20_2v2": "ppo (v20) 2 contra 2",
     "exploiter_juego_ppo_moteno_league_v20_2v2_33M": "ppo (v20) 2 contra 2 (the same exploiter run continued to "
                                                      "v19's exploiter's 32.7M decisions)",
+    "exploiter_juego_ppo_moteno_league_v20_2v2_44M": "ppo (v20) 2 contra 2 (the same run continued to v22's own "
+                                                     "2 contra 2 exploiter's 44.1M decisions)",
     "exploiter_juego_ppo_moteno_league_v20_3v3": "ppo (v20) 3 contra 3",
     "exploiter_juego_ppo_moteno_league_v21_1v1": "the v21 network (v20 one PSRO step further, the pares "
                                                  "exploiter weighted up, with the pares table; not shipped)",
     "exploiter_juego_ppo_moteno_league_v21_2v2": "the v21 network 2 contra 2 (not shipped)",
     "exploiter_juego_ppo_moteno_league_v21_3v3": "the v21 network 3 contra 3 (not shipped)",
+    "exploiter_juego_ppo_moteno_league_v22_1v1": "the v22 network (v21 one PSRO step further with its three "
+                                                 "exploiters and v20 weighted up, with the pares table; not "
+                                                 "shipped)",
+    "exploiter_juego_ppo_moteno_league_v22_2v2": "the v22 network 2 contra 2 (not shipped)",
+    "exploiter_juego_ppo_moteno_league_v22_3v3": "the v22 network 3 contra 3 (not shipped)",
     "exploiter_ppo_moteno_league_v17_1v1_one_side": "the v17 network (v16 one PSRO step further with its three "
                                                     "exploiters, random weighted up again; not shipped)",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "

@@ -479,10 +479,11 @@ def test_the_eighth_moteno_league_config_fine_tunes_the_network_around_the_solve
 
 
 def _one_psro_step(previous: str, name: str, bot: str, *exploiters: str, retargeted: dict | None = None,
-                   also: dict | None = None, exploiter_target: float = 0.5):
+                   also: dict | None = None, exploiter_target: float = 0.5, exploiter_targets: dict | None = None):
     """A PSRO step's config: ``previous``'s, warm-started from ``bot`` (the previous run's shipped file),
     with ``bot`` (target 0.55) and its own exploiters (each at ``exploiter_target``, by default an even game)
     appended to its league;
+    ``exploiter_targets``: the exploiters whose target is not ``exploiter_target`` (name -> target);
     ``retargeted``: entries already in the league whose PFSP target the step changes (name -> new target);
     ``also``: further entries appended after the exploiters (name -> target), e.g. a run that was not shipped."""
     cfg, changed = _config_and_changes(previous, name)
@@ -491,9 +492,10 @@ def _one_psro_step(previous: str, name: str, bot: str, *exploiters: str, retarge
     assert exploiters and cfg["init_from"] == bot and all((root / e).is_file() for e in [*exploiters, *also])
     before, after = changed["bot_opponents"]
     assert list(after) == [*before, bot, *exploiters, *also]
-    assert set(retargeted or {}) <= set(changed["pfsp_targets"][0])
+    assert set(retargeted or {}) <= set(changed["pfsp_targets"][0]) and set(exploiter_targets or {}) <= set(exploiters)
     assert dict(changed["pfsp_targets"][1]) == {**changed["pfsp_targets"][0], **(retargeted or {}), bot: 0.55,
-                                                **{e: exploiter_target for e in exploiters}, **also}
+                                                **{e: exploiter_target for e in exploiters}, **(exploiter_targets or {}),
+                                                **also}
     assert cfg["time_limit_minutes"] <= 180 and changed["run_dir"][1] == f"runs/{name}"
     # _config_and_changes read both configs with _read_config, which validates them (every league entry
     # loaded): validating the step's config again would load its whole league a second time
@@ -680,3 +682,20 @@ def test_the_twenty_second_moteno_league_config_is_v21_one_psro_step_further_wit
     assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
     assert cfg["time_limit_minutes"] == 75 and cfg["team_size_tables"] == (768, 384, 384) and cfg["anchor_coef"] == 0.05
     assert changed["pfsp_targets"][0][checkpoints + "ppo_moteno_v20.pt"] == 0.55
+
+
+def test_the_twenty_third_moteno_league_config_is_v22_one_psro_step_further_with_the_2_contra_2_exploiters_weighted_up():
+    """configs/ppo_moteno_league_v23.toml (issue 17): v22 warm-started from v22's weights, with v22 (by its file) and
+    its three exploiters trained on the juego's result added to its league, the 1 and 3 contra 3 ones at target 0.7
+    and the 2 contra 2 one, which wins 61.2% against v22, at 0.8; v20's and v21's 2 contra 2 exploiters retargeted
+    0.7 -> 0.8; the rest v22's, 75 minutes."""
+    checkpoints = "agents/checkpoints/"
+    two = [checkpoints + f"exploiter_juego_ppo_moteno_league_{v}_2v2.pt" for v in ("v20", "v21", "v22")]
+    cfg, changed = _one_psro_step("ppo_moteno_league_v22", "ppo_moteno_league_v23", checkpoints + "ppo_moteno_v22.pt",
+                                  *(checkpoints + f"exploiter_juego_ppo_moteno_league_v22_{n}v{n}.pt" for n in (1, 2, 3)),
+                                  exploiter_target=0.7, exploiter_targets={two[2]: 0.8},
+                                  retargeted={two[0]: 0.8, two[1]: 0.8})
+    assert set(changed) == {"init_from", "bot_opponents", "pfsp_targets", "run_dir"}
+    assert cfg["time_limit_minutes"] == 75 and cfg["team_size_tables"] == (768, 384, 384) and cfg["anchor_coef"] == 0.05
+    assert changed["pfsp_targets"][0][two[0]] == changed["pfsp_targets"][0][two[1]] == 0.7
+    assert cfg["pfsp_targets"][checkpoints + "ppo_moteno_v20.pt"] == 0.6
