@@ -446,6 +446,27 @@ def test_a_time_limit_stops_at_a_checkpoint_and_counts_over_resumes(tmp_path):
         _tiny(tmp_path, time_limit_minutes=-1).validate()
 
 
+def test_a_decision_limit_stops_at_a_checkpoint_and_leaves_the_schedule_alone(tmp_path):
+    """``decision_limit``: the run stops after the update that reaches it (summed over resumes), with a
+    checkpoint, and the weights there are the unlimited run's at that update (the learning rate still anneals
+    over total_decisions)."""
+    whole = train(_tiny(tmp_path / "whole", checkpoint_every=2))
+    end = load_checkpoint(tmp_path / "whole" / "checkpoint.pt")  # update 4
+    batch = whole.decisions // whole.update
+    run = train(_tiny(tmp_path / "cut", decision_limit=batch + 1, checkpoint_every=100))
+    assert run.stopped_by_decision_limit and not run.stopped_by_time_limit and run.update == 2
+    cut = load_checkpoint(tmp_path / "cut" / "checkpoint.pt")
+    assert cut["update"] == 2 and cut["decisions"] == run.decisions == 2 * batch  # written at the stop
+    again = train(_tiny(tmp_path / "cut", resume=True, decision_limit=3 * batch))  # a larger budget on resume
+    assert again.stopped_by_decision_limit and again.update == 3
+    rest = train(_tiny(tmp_path / "cut", resume=True))  # no limit: to the end, the unlimited run's weights
+    assert not rest.stopped_by_decision_limit and rest.update == whole.update == 4
+    final = load_checkpoint(tmp_path / "cut" / "checkpoint.pt")
+    assert all(torch.equal(final["model"][k], end["model"][k]) for k in end["model"])
+    with pytest.raises(ValueError, match="decision_limit"):
+        _tiny(tmp_path, decision_limit=-1).validate()
+
+
 def test_the_log_clock_is_the_time_limit_clock_from_the_warm_start(tmp_path, monkeypatch):
     from train.ppo import bc
     from train.ppo.bc import collect, save_dataset

@@ -272,6 +272,10 @@ class PPOConfig:
     """stop (with a checkpoint) after the update at which the run's wall time, summed over its resumes
     and counting the warm start and evaluations, reaches this (0: no limit); the learning rate still
     anneals over total_decisions, so the trajectory up to the stop is the seed's"""
+    decision_limit: Annotated[int, Field(ge=0)] = 0
+    """stop (with a checkpoint) after the update at which the run's decisions, summed over its resumes, reach
+    this (0: no limit); unlike total_decisions it leaves the learning rate's schedule alone, so the run up to
+    the stop is the seed's: a budget in decisions, the same on a fast host and a slow one"""
     log_every: Annotated[int, Field(ge=1)] = 5
     """updates between printed lines"""
     progress: bool = True
@@ -341,8 +345,8 @@ class PPOConfig:
             raise ValueError("pfsp_by_team_size needs league = true and several team_sizes")
         if self.p_bot > 0 and not self.bot_opponents:
             raise ValueError("p_bot > 0 needs bot_opponents")
-        if self.eval_every < 0 or self.value_warmup_updates < 0 or self.time_limit_minutes < 0:
-            raise ValueError("eval_every, value_warmup_updates and time_limit_minutes must be >= 0")
+        if self.eval_every < 0 or self.value_warmup_updates < 0 or self.time_limit_minutes < 0 or self.decision_limit < 0:
+            raise ValueError("eval_every, value_warmup_updates, time_limit_minutes and decision_limit must be >= 0")
         from agents.registry import load_policy
 
         for name in (*self.eval_opponents, *self.bot_opponents) if self.eval_every else self.bot_opponents:
@@ -584,6 +588,7 @@ class RunState:
     pool: list = field(default_factory=list)  # snapshot state_dicts
     seconds: float = 0.0  # wall time of the run, over its resumes
     stopped_by_time_limit: bool = False
+    stopped_by_decision_limit: bool = False
 
 
 RUN_FILES = ("checkpoint.pt", "metrics.jsonl", "tb", "evals", "bc.npz", "bc.json")  # what a run writes in its run_dir
@@ -591,7 +596,7 @@ RUN_FILES = ("checkpoint.pt", "metrics.jsonl", "tb", "evals", "bc.npz", "bc.json
 # setting would change the run's trajectory, so a resume with another value is refused
 SAFE_TO_CHANGE_ON_RESUME = ("resume", "overwrite", "run_dir", "progress", "tensorboard", "log_every", "eval_every",
                             "eval_juegos", "eval_opponents", "checkpoint_every", "time_limit_minutes", "torch_threads",
-                            "total_decisions", "ray_address")  # a run may be extended (the learning rate anneals over the new total)
+                            "total_decisions", "decision_limit", "ray_address")  # a run may be extended (the learning rate anneals over the new total)
 
 
 def _critic_fits(agent, model: dict) -> bool:
@@ -806,7 +811,8 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
             log.evaluation(run, agent)
         run.seconds = seconds_at_start + time.perf_counter() - t_start
         out_of_time = 0 < cfg.time_limit_minutes * 60 <= run.seconds
-        if run.update % cfg.checkpoint_every == 0 or run.update == num_updates or out_of_time:
+        out_of_decisions = 0 < cfg.decision_limit <= run.decisions
+        if run.update % cfg.checkpoint_every == 0 or run.update == num_updates or out_of_time or out_of_decisions:
             save_checkpoint(ckpt_path, {
                 "format": FORMAT, "version": CHECKPOINT_VERSION, "config": config.to_dict(cfg),
                 "settings": config.match_settings(cfg).to_dict(),  # the game, with its obs and action sizes
@@ -822,6 +828,11 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
         if out_of_time:
             run.stopped_by_time_limit = True
             print(f"stopped at the time limit ({cfg.time_limit_minutes:g} min): update {run.update}, "
+                  f"{run.decisions:,} decisions, {run.seconds / 60:.1f} min; checkpoint {ckpt_path}")
+            break
+        if out_of_decisions:
+            run.stopped_by_decision_limit = True
+            print(f"stopped at the decision limit ({cfg.decision_limit:,}): update {run.update}, "
                   f"{run.decisions:,} decisions, {run.seconds / 60:.1f} min; checkpoint {ckpt_path}")
             break
     if progress is not None:
