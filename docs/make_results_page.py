@@ -387,6 +387,8 @@ EXPLOITED_AS = {
                                                  "shipped)",
     "exploiter_juego_ppo_moteno_league_v22_2v2": "the v22 network 2 contra 2 (not shipped)",
     "exploiter_juego_ppo_moteno_league_v22_3v3": "the v22 network 3 contra 3 (not shipped)",
+    "exploiter_juego_ppo_moteno_league_v23_2v2": "the v23 network 2 contra 2 (v22 one PSRO step further, the 2 "
+                                                 "contra 2 exploiters weighted up; not measured further yet)",
     "exploiter_ppo_moteno_league_v17_1v1_one_side": "the v17 network (v16 one PSRO step further with its three "
                                                     "exploiters, random weighted up again; not shipped)",
     "exploiter_ppo_argentino_prior_2v2_one_side_seed1": "ppo 2 contra 2 (one side, seed 1: it stopped betting "
