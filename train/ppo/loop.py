@@ -811,7 +811,7 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
             log.evaluation(run, agent)
         run.seconds = seconds_at_start + time.perf_counter() - t_start
         out_of_time = 0 < cfg.time_limit_minutes * 60 <= run.seconds
-        out_of_decisions = 0 < cfg.decision_limit <= run.decisions
+        out_of_decisions = 0 < cfg.decision_limit <= run.decisions and not out_of_time  # the time limit names a tie
         if run.update % cfg.checkpoint_every == 0 or run.update == num_updates or out_of_time or out_of_decisions:
             save_checkpoint(ckpt_path, {
                 "format": FORMAT, "version": CHECKPOINT_VERSION, "config": config.to_dict(cfg),
@@ -825,15 +825,12 @@ def _train(cfg: PPOConfig, sampler, gen: torch.Generator) -> RunState:
                 **({"league_stats": league.state()} if league is not None else {}),
             })
             log.flush()
-        if out_of_time:
-            run.stopped_by_time_limit = True
-            print(f"stopped at the time limit ({cfg.time_limit_minutes:g} min): update {run.update}, "
-                  f"{run.decisions:,} decisions, {run.seconds / 60:.1f} min; checkpoint {ckpt_path}")
-            break
-        if out_of_decisions:
-            run.stopped_by_decision_limit = True
-            print(f"stopped at the decision limit ({cfg.decision_limit:,}): update {run.update}, "
-                  f"{run.decisions:,} decisions, {run.seconds / 60:.1f} min; checkpoint {ckpt_path}")
+        if out_of_time or out_of_decisions:
+            run.stopped_by_time_limit, run.stopped_by_decision_limit = out_of_time, out_of_decisions
+            limit = (f"the time limit ({cfg.time_limit_minutes:g} min)" if out_of_time
+                     else f"the decision limit ({cfg.decision_limit:,})")
+            print(f"stopped at {limit}: update {run.update}, {run.decisions:,} decisions, "
+                  f"{run.seconds / 60:.1f} min; checkpoint {ckpt_path}")
             break
     if progress is not None:
         progress.close()
